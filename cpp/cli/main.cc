@@ -1,0 +1,88 @@
+// crossattn-cli: the native command-line tool for development and benchmarks.
+//
+//   crossattn-cli translate --model FILE [--json] [--max-length N] [TEXT]
+//
+// Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
+// line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob and (with
+// --attention) cross_attention as nested arrays [layers][heads][T][S].
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "error.h"
+#include "translator.h"
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--max-length N] [TEXT]\n";
+  return 2;
+}
+
+nlohmann::json to_json(const crossattn::Translation& r) {
+  nlohmann::json j = {{"text", r.text},
+                      {"source_tokens", r.source_tokens},
+                      {"target_tokens", r.target_tokens},
+                      {"target_ids", r.target_ids},
+                      {"log_prob", r.log_prob}};
+  if (!r.cross_attention.empty()) {
+    const size_t t_len = r.target_ids.size(), s_len = r.source_ids.size();
+    nlohmann::json layers = nlohmann::json::array();
+    for (int l = 0; l < r.layers; ++l) {
+      nlohmann::json heads = nlohmann::json::array();
+      for (int h = 0; h < r.heads; ++h) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (size_t t = 0; t < t_len; ++t) {
+          const float* row = r.cross_attention.data() + ((static_cast<size_t>(l) * r.heads + h) * t_len + t) * s_len;
+          rows.push_back(std::vector<float>(row, row + s_len));
+        }
+        heads.push_back(std::move(rows));
+      }
+      layers.push_back(std::move(heads));
+    }
+    j["cross_attention"] = std::move(layers);
+  }
+  return j;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) != "translate") return usage();
+  std::string model_path, text;
+  bool json = false, have_text = false;
+  crossattn::TranslateOptions options;
+  options.attention = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
+    else if (arg == "--json") json = true;
+    else if (arg == "--attention") options.attention = true;
+    else if (arg == "--max-length" && i + 1 < argc) options.max_length = std::atoi(argv[++i]);
+    else if (arg.rfind("--", 0) == 0) return usage();
+    else text = arg, have_text = true;
+  }
+  if (model_path.empty()) return usage();
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    const auto translator = crossattn::Translator::from_file(model_path);
+    const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded in " << load_ms << " ms\n";
+    auto emit = [&](const std::string& line) {
+      const auto r = translator.translate(line, options);
+      std::cout << (json ? to_json(r).dump() : r.text) << '\n';
+    };
+    if (have_text) {
+      emit(text);
+    } else {
+      for (std::string line; std::getline(std::cin, line);) emit(line);
+    }
+  } catch (const crossattn::Error& e) {
+    std::cerr << "crossattn-cli: " << crossattn::error_code_name(e.code()) << ": " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}

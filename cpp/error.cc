@@ -1,0 +1,15 @@
+#include "error.h"
+
+namespace crossattn {
+
+const char* error_code_name(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kModelFormat: return "ModelFormatError";
+    case ErrorCode::kInvalidInput: return "InvalidInputError";
+    case ErrorCode::kInputTooLong: return "InputTooLongError";
+    case ErrorCode::kTokenizer: return "TokenizerError";
+  }
+  return "Error";
+}
+
+}  // namespace crossattn

@@ -1,0 +1,38 @@
+// Architecture of an encoder-decoder Transformer (Vaswani et al. 2017), as stored in the model
+// file's "config" metadata. The fields cover our own models and HF MarianMT (OPUS-MT) checkpoints:
+// pre- or post-layer-norm, relu/gelu/swish, sinusoidal positions interleaved (the paper) or in
+// halves (Marian), tied embeddings, a final logits bias. See docs/model-format.md.
+#pragma once
+
+#include <string>
+
+namespace crossattn {
+
+enum class Activation { kRelu, kGelu, kSwish };
+enum class SinusoidalLayout { kInterleaved, kHalves };
+
+struct ModelConfig {
+  std::string name;
+  std::string source_lang, target_lang;
+  int encoder_layers = 0, decoder_layers = 0;
+  int d_model = 0, n_heads = 0, d_ff = 0;
+  Activation activation = Activation::kRelu;
+  bool pre_norm = true;  // x + f(LN(x)), with a final LN after each stack; else LN(x + f(x))
+  float layer_norm_eps = 1e-5f;
+  bool embed_scale = true;  // multiply embeddings by sqrt(d_model)
+  SinusoidalLayout sinusoidal_layout = SinusoidalLayout::kInterleaved;
+  int max_positions = 0;  // positions 0 .. max_positions-1 on either side
+  bool tied_embeddings = true;  // the output projection is the target embedding matrix
+  bool shared_vocab = true;     // source and target embeddings are one matrix
+  bool final_logits_bias = false;
+  int vocab_size = 0;
+  int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3, decoder_start_id = 2;
+
+  int d_k() const { return d_model / n_heads; }
+
+  /// Parses and validates the JSON text of a config (the "model" object of models/configs/*.json
+  /// plus name and languages). Raises Error(kModelFormat) on a missing or out-of-range field.
+  static ModelConfig from_json(const std::string& json_text);
+};
+
+}  // namespace crossattn

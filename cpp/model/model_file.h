@@ -1,0 +1,26 @@
+// One self-contained model file: a safetensors container (docs/model-format.md) whose metadata
+// holds the config, the vocabulary and the names of the SentencePiece tensors, and whose tensors
+// hold the weights and the tokenizer model bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+#include "model/weights.h"
+
+namespace crossattn {
+
+struct ModelFile {
+  ModelConfig config;
+  TransformerWeights weights;
+  std::string source_spm, target_spm;  // serialized SentencePiece models
+  std::vector<std::string> vocab;      // [vocab_size] pieces, id = index
+
+  /// Parses `size` bytes of a model file. Raises Error(kModelFormat) for anything truncated,
+  /// corrupt or inconsistent (see SafeTensors::parse and TransformerWeights::load).
+  static ModelFile parse(const uint8_t* data, size_t size);
+};
+
+}  // namespace crossattn

@@ -1,0 +1,130 @@
+#include "model/safetensors.h"
+
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "error.h"
+
+namespace crossattn {
+namespace {
+
+constexpr uint64_t kMaxHeaderBytes = 64u << 20;  // a header larger than 64 MiB is not a model of ours
+constexpr int64_t kMaxDim = int64_t{1} << 31;
+
+[[noreturn]] void fail(const std::string& what) {
+  throw Error(ErrorCode::kModelFormat, "invalid model file: " + what);
+}
+
+DType parse_dtype(const std::string& name, const std::string& tensor) {
+  if (name == "F32") return DType::kF32;
+  if (name == "F16") return DType::kF16;
+  if (name == "BF16") return DType::kBF16;
+  if (name == "I32") return DType::kI32;
+  if (name == "I8") return DType::kI8;
+  if (name == "U8") return DType::kU8;
+  fail("tensor '" + tensor + "' has unsupported dtype '" + name + "'");
+}
+
+uint64_t read_u64_le(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+}  // namespace
+
+size_t dtype_size(DType dtype) {
+  switch (dtype) {
+    case DType::kF32:
+    case DType::kI32: return 4;
+    case DType::kF16:
+    case DType::kBF16: return 2;
+    case DType::kI8:
+    case DType::kU8: return 1;
+  }
+  return 0;
+}
+
+int64_t TensorView::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
+  if (size < 8) fail("file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
+  const uint64_t header_len = read_u64_le(data);
+  if (header_len > kMaxHeaderBytes || header_len > size - 8) {
+    fail("header length " + std::to_string(header_len) + " exceeds the file size " + std::to_string(size));
+  }
+  nlohmann::json header;
+  try {
+    header = nlohmann::json::parse(data + 8, data + 8 + header_len);
+  } catch (const nlohmann::json::exception& e) {
+    fail(std::string("header is not valid JSON (") + e.what() + ")");
+  }
+  if (!header.is_object()) fail("header is not a JSON object");
+
+  const uint8_t* blob = data + 8 + header_len;
+  const uint64_t blob_size = size - 8 - header_len;
+  SafeTensors file;
+  for (const auto& [name, entry] : header.items()) {
+    if (name == "__metadata__") {
+      if (!entry.is_object()) fail("__metadata__ is not an object");
+      for (const auto& [key, value] : entry.items()) {
+        if (!value.is_string()) fail("metadata '" + key + "' is not a string");
+        file.metadata_[key] = value.get<std::string>();
+      }
+      continue;
+    }
+    if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") ||
+        !entry.contains("data_offsets") || !entry["dtype"].is_string() || !entry["shape"].is_array() ||
+        !entry["data_offsets"].is_array() || entry["data_offsets"].size() != 2) {
+      fail("tensor '" + name + "' needs dtype, shape and two data_offsets");
+    }
+    TensorView view;
+    view.dtype = parse_dtype(entry["dtype"].get<std::string>(), name);
+    uint64_t numel = 1;
+    for (const auto& dim : entry["shape"]) {
+      if (!dim.is_number_unsigned() || dim.get<uint64_t>() >= static_cast<uint64_t>(kMaxDim)) {
+        fail("tensor '" + name + "' has an invalid dimension");
+      }
+      const uint64_t d = dim.get<uint64_t>();
+      if (d != 0 && numel > std::numeric_limits<uint64_t>::max() / 8 / d) fail("tensor '" + name + "' is too large");
+      numel *= d;
+      view.shape.push_back(static_cast<int64_t>(d));
+    }
+    const auto& offsets = entry["data_offsets"];
+    if (!offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned()) {
+      fail("tensor '" + name + "' has non-integer data_offsets");
+    }
+    const uint64_t begin = offsets[0].get<uint64_t>(), end = offsets[1].get<uint64_t>();
+    if (begin > end || end > blob_size) {
+      fail("tensor '" + name + "' data [" + std::to_string(begin) + ", " + std::to_string(end) +
+           ") lies outside the " + std::to_string(blob_size) + " data bytes (truncated file?)");
+    }
+    if (end - begin != numel * dtype_size(view.dtype)) {
+      fail("tensor '" + name + "' holds " + std::to_string(end - begin) + " bytes but its shape and dtype need " +
+           std::to_string(numel * dtype_size(view.dtype)));
+    }
+    view.data = blob + begin;
+    view.nbytes = static_cast<size_t>(end - begin);
+    file.tensors_.emplace(name, std::move(view));
+  }
+  return file;
+}
+
+const TensorView& SafeTensors::tensor(const std::string& name) const {
+  auto it = tensors_.find(name);
+  if (it == tensors_.end()) fail("missing tensor '" + name + "'");
+  return it->second;
+}
+
+const std::string& SafeTensors::metadata(const std::string& key) const {
+  auto it = metadata_.find(key);
+  if (it == metadata_.end()) fail("missing metadata '" + key + "'");
+  return it->second;
+}
+
+}  // namespace crossattn

@@ -1,0 +1,49 @@
+// Reader for the safetensors container (https://github.com/huggingface/safetensors):
+//   [8 bytes: header length N, little-endian u64][N bytes: JSON header][raw little-endian tensor data]
+// The JSON header maps each tensor name to {"dtype", "shape", "data_offsets": [begin, end)} relative
+// to the start of the data, plus an optional "__metadata__" map of strings. Every field is checked
+// against the bytes actually present, so a truncated or corrupt file raises Error(kModelFormat)
+// instead of reading out of bounds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace crossattn {
+
+enum class DType { kF32, kF16, kBF16, kI32, kI8, kU8 };
+
+/// Size of one element in bytes.
+size_t dtype_size(DType dtype);
+
+/// A tensor inside a parsed file: a view into the caller's buffer, not a copy.
+struct TensorView {
+  DType dtype;
+  std::vector<int64_t> shape;  // row-major, outermost first
+  const uint8_t* data;         // nbytes bytes, possibly unaligned
+  size_t nbytes;
+  int64_t numel() const;
+};
+
+class SafeTensors {
+ public:
+  /// Parses and validates the header of `size` bytes at `data`. The buffer must outlive this
+  /// object. Raises Error(kModelFormat) naming the first problem found.
+  static SafeTensors parse(const uint8_t* data, size_t size);
+
+  bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+  /// The tensor called `name`; Error(kModelFormat) if the file has none.
+  const TensorView& tensor(const std::string& name) const;
+  /// The "__metadata__" string called `key`; Error(kModelFormat) if it is missing.
+  const std::string& metadata(const std::string& key) const;
+  const std::map<std::string, TensorView>& tensors() const { return tensors_; }
+
+ private:
+  std::map<std::string, TensorView> tensors_;
+  std::map<std::string, std::string> metadata_;
+};
+
+}  // namespace crossattn

@@ -1,0 +1,100 @@
+#include "tokenizer/tokenizer.h"
+
+#include <sentencepiece_processor.h>
+
+#include "error.h"
+
+namespace crossattn {
+namespace {
+
+std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::string& bytes, const char* side) {
+  auto processor = std::make_unique<sentencepiece::SentencePieceProcessor>();
+  const auto status = processor->LoadFromSerializedProto(bytes);
+  if (!status.ok()) {
+    throw Error(ErrorCode::kTokenizer, std::string("cannot load the ") + side + " SentencePiece model: " +
+                                           status.ToString());
+  }
+  return processor;
+}
+
+}  // namespace
+
+bool is_valid_utf8(const std::string& text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      len = 2, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + len > n) return false;
+    for (size_t k = 1; k < len; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
+Tokenizer::Tokenizer(const std::string& source_spm, const std::string& target_spm, std::vector<std::string> vocab,
+                     int unk_id)
+    : source_(load_spm(source_spm, "source")),
+      target_(load_spm(target_spm, "target")),
+      vocab_(std::move(vocab)),
+      unk_id_(unk_id) {
+  piece_to_id_.reserve(vocab_.size());
+  for (size_t i = 0; i < vocab_.size(); ++i) {
+    if (!piece_to_id_.emplace(vocab_[i], static_cast<int>(i)).second) {
+      throw Error(ErrorCode::kModelFormat, "invalid model file: the vocabulary lists '" + vocab_[i] + "' twice");
+    }
+  }
+}
+
+Tokenizer::~Tokenizer() = default;
+Tokenizer::Tokenizer(Tokenizer&&) noexcept = default;
+
+std::vector<std::string> Tokenizer::encode_pieces(const std::string& text) const {
+  if (!is_valid_utf8(text)) throw Error(ErrorCode::kInvalidInput, "the text is not valid UTF-8");
+  std::vector<std::string> pieces;
+  const auto status = source_->Encode(text, &pieces);
+  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
+  return pieces;
+}
+
+std::vector<int> Tokenizer::to_ids(const std::vector<std::string>& pieces) const {
+  std::vector<int> ids;
+  ids.reserve(pieces.size());
+  for (const auto& p : pieces) {
+    auto it = piece_to_id_.find(p);
+    ids.push_back(it == piece_to_id_.end() ? unk_id_ : it->second);
+  }
+  return ids;
+}
+
+const std::string& Tokenizer::piece(int id) const {
+  if (id < 0 || id >= vocab_size()) throw Error(ErrorCode::kInvalidInput, "token id out of range");
+  return vocab_[static_cast<size_t>(id)];
+}
+
+std::string Tokenizer::decode_pieces(const std::vector<std::string>& pieces) const {
+  std::string text;
+  const auto status = target_->Decode(pieces, &text);
+  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot decode: " + status.ToString());
+  return text;
+}
+
+}  // namespace crossattn

@@ -1,0 +1,47 @@
+// Text <-> token ids through SentencePiece (Kudo & Richardson 2018), with the model's own vocabulary
+// mapping pieces to ids (for our models the two agree; Marian models number pieces differently).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace crossattn {
+
+class Tokenizer {
+ public:
+  /// source_spm / target_spm: serialized SentencePiece models (the bytes of a .model file);
+  /// vocab: the model's pieces, id = index. Raises Error(kTokenizer) if SentencePiece rejects a
+  /// model, Error(kModelFormat) if the vocabulary has duplicate pieces.
+  Tokenizer(const std::string& source_spm, const std::string& target_spm, std::vector<std::string> vocab,
+            int unk_id);
+  ~Tokenizer();
+  Tokenizer(Tokenizer&&) noexcept;
+
+  /// Pieces of `text` under the source model. Raises Error(kInvalidInput) if text is not UTF-8.
+  std::vector<std::string> encode_pieces(const std::string& text) const;
+  /// Ids of pieces under the vocabulary; a piece it lacks becomes unk_id.
+  std::vector<int> to_ids(const std::vector<std::string>& pieces) const;
+  /// The piece of an id, e.g. "▁Hund"; Error(kInvalidInput) if out of range.
+  const std::string& piece(int id) const;
+  /// Detokenized text of target pieces (special pieces such as </s> must be removed first).
+  std::string decode_pieces(const std::vector<std::string>& pieces) const;
+
+  int vocab_size() const { return static_cast<int>(vocab_.size()); }
+
+ private:
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> source_, target_;
+  std::vector<std::string> vocab_;
+  std::unordered_map<std::string, int> piece_to_id_;
+  int unk_id_;
+};
+
+/// True if `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
+bool is_valid_utf8(const std::string& text);
+
+}  // namespace crossattn

@@ -1,0 +1,64 @@
+// The public C++ API: load a model file, translate text, get tokens, score and cross-attention.
+//
+//   auto translator = crossattn::Translator::from_file("models/multi30k-en-de.crossattn");
+//   auto result = translator.translate("A dog runs.", {});
+//   // result.text, result.source_tokens [S], result.target_tokens [T],
+//   // result.cross_attention [layers, heads, T, S] with every row summing to 1.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/config.h"
+
+namespace crossattn {
+
+class Tokenizer;
+class Transformer;
+
+struct TranslateOptions {
+  /// Most target tokens to generate, eos included; 0 means 2 * src_len + 10. At most max_positions.
+  int max_length = 0;
+  /// Return the cross-attention weights (costs memory: layers * heads * T * S floats).
+  bool attention = true;
+};
+
+struct Translation {
+  std::string text;                         // detokenized target
+  std::vector<std::string> source_tokens;   // [S] SentencePiece pieces fed to the encoder, eos last
+  std::vector<std::string> target_tokens;   // [T] generated pieces, eos last unless max_length cut it
+  std::vector<int> source_ids, target_ids;  // [S], [T]
+  int layers = 0, heads = 0;
+  std::vector<float> cross_attention;  // [layers, heads, T, S] row-major; empty unless requested
+  float log_prob = 0.0f;               // sum of log p over target_ids (nats)
+};
+
+class Translator {
+ public:
+  /// Loads a model from the bytes of a model file; they need not outlive the call. Raises Error(kModelFormat) or
+  /// Error(kTokenizer) for a damaged file.
+  static Translator from_bytes(const uint8_t* data, size_t size);
+  static Translator from_file(const std::string& path);
+
+  Translator(Translator&&) noexcept;
+  Translator& operator=(Translator&&) noexcept;
+  ~Translator();
+
+  /// Translates one sentence with greedy decoding. Empty or whitespace-only text gives an empty
+  /// Translation. Raises Error(kInvalidInput) for text that is not UTF-8 or a bad option, and
+  /// Error(kInputTooLong) for more source tokens than max_positions. Thread-compatible: const and
+  /// free of shared mutable state, so one Translator may serve several threads.
+  Translation translate(const std::string& text, const TranslateOptions& options) const;
+
+  const ModelConfig& config() const;
+
+ private:
+  Translator(std::unique_ptr<Transformer> model, std::unique_ptr<Tokenizer> tokenizer);
+
+  std::unique_ptr<Transformer> model_;
+  std::unique_ptr<Tokenizer> tokenizer_;
+};
+
+}  // namespace crossattn

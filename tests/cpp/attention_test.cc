@@ -1,0 +1,124 @@
+// Attention against a naive reference, and the invariants of cross-attention in a real model.
+#include "layers/attention.h"
+
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "error.h"
+
+#include "model/model_file.h"
+#include "model/transformer.h"
+#include "test_util.h"
+#include "translator.h"
+
+namespace crossattn {
+namespace {
+
+Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
+  std::normal_distribution<float> normal;
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = normal(rng);
+  return m;
+}
+
+TEST(Attention, MatchesNaiveReference) {
+  std::mt19937 rng(7);
+  const int t_len = 5, s_len = 7, heads = 2, d_k = 4;
+  const Matrix q = random_matrix(t_len, heads * d_k, rng), k = random_matrix(s_len, heads * d_k, rng),
+               v = random_matrix(s_len, heads * d_k, rng);
+  Matrix context;
+  std::vector<float> weights(heads * t_len * s_len);
+  attend(q, k, v, heads, -1, context, weights.data());
+  for (int h = 0; h < heads; ++h) {
+    for (int t = 0; t < t_len; ++t) {
+      std::vector<double> p(s_len);
+      double z = 0;
+      for (int s = 0; s < s_len; ++s) {
+        double dot = 0;
+        for (int i = 0; i < d_k; ++i) dot += q(t, h * d_k + i) * k(s, h * d_k + i);
+        z += p[s] = std::exp(dot);
+      }
+      for (int s = 0; s < s_len; ++s) EXPECT_NEAR(weights[(h * t_len + t) * s_len + s], p[s] / z, 1e-5);
+      for (int i = 0; i < d_k; ++i) {
+        double expected = 0;
+        for (int s = 0; s < s_len; ++s) expected += p[s] / z * v(s, h * d_k + i);
+        EXPECT_NEAR(context(t, h * d_k + i), expected, 1e-4);
+      }
+    }
+  }
+}
+
+TEST(Attention, CausalMaskHidesTheFuture) {
+  std::mt19937 rng(3);
+  const int n = 6, heads = 2;
+  const Matrix x = random_matrix(n, 8, rng);
+  Matrix context;
+  std::vector<float> weights(heads * n * n);
+  attend(x, x, x, heads, 0, context, weights.data());
+  for (int h = 0; h < heads; ++h) {
+    for (int t = 0; t < n; ++t) {
+      for (int s = t + 1; s < n; ++s) EXPECT_EQ(weights[(h * n + t) * n + s], 0.0f);
+    }
+  }
+}
+
+class ModelAttentionTest : public ::testing::Test {
+ protected:
+  Translator translator = Translator::from_file(testing::model_path());
+};
+
+TEST_F(ModelAttentionTest, CrossAttentionRowsSumToOne) {
+  for (const std::string text : {"A dog runs.", "Two men in orange vests are working on the road near a truck."}) {
+    const auto r = translator.translate(text, {});
+    const size_t t_len = r.target_tokens.size(), s_len = r.source_tokens.size();
+    ASSERT_EQ(r.cross_attention.size(), static_cast<size_t>(r.layers) * r.heads * t_len * s_len);
+    for (size_t row = 0; row < r.cross_attention.size() / s_len; ++row) {
+      double sum = 0;
+      for (size_t s = 0; s < s_len; ++s) {
+        const float w = r.cross_attention[row * s_len + s];
+        EXPECT_GE(w, 0.0f);
+        sum += w;
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-5);
+    }
+  }
+}
+
+// Incremental decoding with the KV cache gives the same logits and cross-attention as feeding the
+// whole target at once with the causal mask (the two paths share no per-step state).
+TEST(KVCache, IncrementalDecodingEqualsFullDecoding) {
+  const auto bytes = testing::read_bytes(testing::model_path());
+  ModelFile file = ModelFile::parse(bytes.data(), bytes.size());
+  const Transformer model(file.config, std::move(file.weights));
+  const ModelConfig& c = model.config();
+  const std::vector<int> src = {10, 11, 12, 13, c.eos_id};
+  const std::vector<int> tgt = {c.decoder_start_id, 20, 21, 22, 23};
+  const Matrix encoder_out = model.encode(src);
+  const int t_len = static_cast<int>(tgt.size()), s_len = static_cast<int>(src.size());
+  const int lh = c.decoder_layers * c.n_heads;
+
+  DecoderState full_state = model.start(encoder_out, t_len);
+  Matrix full_logits;
+  std::vector<float> full_weights(static_cast<size_t>(lh) * t_len * s_len);
+  model.decode(full_state, tgt, full_logits, full_weights.data());
+
+  DecoderState step_state = model.start(encoder_out, t_len);
+  Matrix step_logits;
+  std::vector<float> step_weights(static_cast<size_t>(lh) * s_len);
+  for (int t = 0; t < t_len; ++t) {
+    model.decode(step_state, {tgt[t]}, step_logits, step_weights.data());
+    EXPECT_LT((step_logits.row(0) - full_logits.row(t)).cwiseAbs().maxCoeff(), 1e-4) << "position " << t;
+    for (int i = 0; i < lh; ++i) {
+      for (int s = 0; s < s_len; ++s) {
+        EXPECT_NEAR(step_weights[i * s_len + s], full_weights[(i * t_len + t) * s_len + s], 1e-5);
+      }
+    }
+  }
+  // The state holds exactly the capacity it was given.
+  EXPECT_THROW(model.decode(step_state, {tgt[0]}, step_logits, nullptr), Error);
+}
+
+}  // namespace
+}  // namespace crossattn

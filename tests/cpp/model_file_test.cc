@@ -1,0 +1,109 @@
+// The real model file, damaged in the ways files get damaged: every failure is a clean
+// Error(kModelFormat), never a crash or an out-of-bounds read (run under ASan/valgrind to see).
+#include "model/model_file.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "error.h"
+#include "test_util.h"
+#include "translator.h"
+
+namespace crossattn {
+namespace {
+
+ErrorCode load_error(const std::vector<uint8_t>& bytes) {
+  try {
+    Translator::from_bytes(bytes.data(), bytes.size());
+  } catch (const Error& e) {
+    return e.code();
+  }
+  ADD_FAILURE() << "a damaged model file loaded";
+  return ErrorCode::kInvalidInput;
+}
+
+// Splits a model file into its JSON header and data, for rewriting the header.
+struct Parts {
+  nlohmann::json header;
+  std::vector<uint8_t> data;
+};
+
+Parts split(const std::vector<uint8_t>& bytes) {
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
+  return {nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(n)),
+          std::vector<uint8_t>(bytes.begin() + 8 + static_cast<long>(n), bytes.end())};
+}
+
+std::vector<uint8_t> join(const Parts& p) { return testing::make_safetensors(p.header.dump(), p.data); }
+
+class ModelFileTest : public ::testing::Test {
+ protected:
+  std::vector<uint8_t> bytes = testing::read_bytes(testing::model_path());
+};
+
+TEST_F(ModelFileTest, LoadsIntact) {
+  const auto model = ModelFile::parse(bytes.data(), bytes.size());
+  EXPECT_EQ(static_cast<int>(model.vocab.size()), model.config.vocab_size);
+  EXPECT_EQ(static_cast<int>(model.weights.decoder_layers.size()), model.config.decoder_layers);
+}
+
+TEST_F(ModelFileTest, EveryTruncationIsACleanError) {
+  for (size_t keep : {size_t{0}, size_t{7}, size_t{8}, size_t{100}, bytes.size() / 3, bytes.size() / 2,
+                      bytes.size() - 4096, bytes.size() - 1}) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<long>(keep));
+    EXPECT_EQ(load_error(cut), ErrorCode::kModelFormat) << "truncated to " << keep << " bytes";
+  }
+}
+
+TEST_F(ModelFileTest, InconsistentHeaderIsACleanError) {
+  {
+    Parts p = split(bytes);  // a weight whose shape disagrees with the config
+    auto& entry = p.header["decoder.layers.0.fc1.weight"];
+    auto shape = entry["shape"];
+    entry["shape"] = {shape[1], shape[0]};
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+  {
+    Parts p = split(bytes);  // a missing weight
+    p.header.erase("encoder.layers.0.self_attn.k_proj.weight");
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+  {
+    Parts p = split(bytes);  // a config that is not JSON
+    p.header["__metadata__"]["config"] = "{";
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+  {
+    Parts p = split(bytes);  // a vocabulary of the wrong size
+    p.header["__metadata__"]["vocab"] = R"(["<pad>"])";
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+  {
+    Parts p = split(bytes);  // another format altogether
+    p.header["__metadata__"]["format"] = "gguf";
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+  {
+    Parts p = split(bytes);  // n_heads that does not divide d_model
+    auto config = nlohmann::json::parse(p.header["__metadata__"]["config"].get<std::string>());
+    config["n_heads"] = 7;
+    p.header["__metadata__"]["config"] = config.dump();
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+}
+
+TEST_F(ModelFileTest, CorruptTokenizerIsACleanError) {
+  Parts p = split(bytes);
+  const auto offsets = p.header["tokenizer.spm"]["data_offsets"];
+  for (size_t i = offsets[0].get<size_t>(); i < offsets[1].get<size_t>(); ++i) p.data[i] = 0xff;
+  const ErrorCode code = load_error(join(p));
+  EXPECT_TRUE(code == ErrorCode::kTokenizer || code == ErrorCode::kModelFormat);
+}
+
+TEST_F(ModelFileTest, MissingFileIsACleanError) {
+  EXPECT_THROW(Translator::from_file("/nonexistent/model.crossattn"), Error);
+}
+
+}  // namespace
+}  // namespace crossattn

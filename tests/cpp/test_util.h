@@ -1,0 +1,41 @@
+// Helpers shared by the engine tests: the model and fixture under test, and file bytes.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace crossattn::testing {
+
+// The model file under test: $CROSSATTN_TEST_MODEL, else the shipped model (CMake's default).
+inline std::string model_path() {
+  const char* env = std::getenv("CROSSATTN_TEST_MODEL");
+  return env ? env : CROSSATTN_TEST_MODEL;
+}
+
+// The PyTorch parity fixture of that model: $CROSSATTN_TEST_FIXTURE, else CMake's default.
+inline std::string fixture_path() {
+  const char* env = std::getenv("CROSSATTN_TEST_FIXTURE");
+  return env ? env : CROSSATTN_TEST_FIXTURE;
+}
+
+inline std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A safetensors buffer: 8-byte little-endian header length, the header text, then `data`.
+inline std::vector<uint8_t> make_safetensors(const std::string& header, const std::vector<uint8_t>& data) {
+  std::vector<uint8_t> out(8);
+  uint64_t n = header.size();
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(n >> (8 * i));
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+}  // namespace crossattn::testing

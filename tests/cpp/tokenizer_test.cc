@@ -1,0 +1,56 @@
+#include "tokenizer/tokenizer.h"
+
+#include <gtest/gtest.h>
+
+#include "error.h"
+#include "model/model_file.h"
+#include "test_util.h"
+
+namespace crossattn {
+namespace {
+
+class TokenizerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto bytes = testing::read_bytes(testing::model_path());
+    ModelFile file = ModelFile::parse(bytes.data(), bytes.size());
+    unk_id = file.config.unk_id;
+    tokenizer = std::make_unique<Tokenizer>(file.source_spm, file.target_spm, file.vocab, unk_id);
+  }
+  std::unique_ptr<Tokenizer> tokenizer;
+  int unk_id = 0;
+};
+
+TEST_F(TokenizerTest, RoundTripsText) {
+  for (const std::string text : {"A dog runs through the grass.", "Zwei Männer spielen Fußball auf einer Wiese.",
+                                 "Ein kleines Mädchen klettert in ein Spielhaus aus Holz."}) {
+    const auto pieces = tokenizer->encode_pieces(text);
+    ASSERT_FALSE(pieces.empty());
+    EXPECT_EQ(tokenizer->decode_pieces(pieces), text);
+    // Pieces map to ids and back to the same pieces.
+    for (int id : tokenizer->to_ids(pieces)) EXPECT_NE(tokenizer->piece(id), "");
+  }
+}
+
+TEST_F(TokenizerTest, UnknownPiecesMapToUnk) {
+  EXPECT_EQ(tokenizer->to_ids({"this piece is not in any vocabulary"}), std::vector<int>{unk_id});
+}
+
+TEST_F(TokenizerTest, RejectsInvalidUtf8) {
+  EXPECT_THROW(tokenizer->encode_pieces(std::string("caf\xc3", 4)), Error);
+  EXPECT_THROW(tokenizer->piece(-1), Error);
+  EXPECT_THROW(tokenizer->piece(tokenizer->vocab_size()), Error);
+}
+
+TEST(Utf8, ValidatesEncodings) {
+  EXPECT_TRUE(is_valid_utf8("plain ascii"));
+  EXPECT_TRUE(is_valid_utf8("Grüße \xF0\x9F\x90\xB6"));     // ü, ß and an emoji (U+1F436)
+  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));                  // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));              // UTF-16 surrogate U+D800
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));          // past U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\xE2\x82"));                  // truncated sequence
+  EXPECT_FALSE(is_valid_utf8("\xFF"));                      // never valid
+}
+
+}  // namespace
+}  // namespace crossattn

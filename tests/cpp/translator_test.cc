@@ -1,0 +1,76 @@
+#include "translator.h"
+
+#include <gtest/gtest.h>
+
+#include "error.h"
+#include "test_util.h"
+
+namespace crossattn {
+namespace {
+
+class TranslatorTest : public ::testing::Test {
+ protected:
+  Translator translator = Translator::from_file(testing::model_path());
+
+  ErrorCode error_of(const std::string& text, TranslateOptions options = {}) {
+    try {
+      translator.translate(text, options);
+    } catch (const Error& e) {
+      return e.code();
+    }
+    ADD_FAILURE() << "no error";
+    return ErrorCode::kModelFormat;
+  }
+};
+
+TEST_F(TranslatorTest, ReturnsTextTokensAndShapedAttention) {
+  const auto r = translator.translate("A man is riding a bike.", {});
+  EXPECT_FALSE(r.text.empty());
+  EXPECT_EQ(r.source_tokens.back(), "</s>");
+  EXPECT_EQ(r.source_tokens.size(), r.source_ids.size());
+  EXPECT_EQ(r.target_tokens.size(), r.target_ids.size());
+  EXPECT_EQ(r.target_ids.back(), translator.config().eos_id);
+  EXPECT_EQ(r.layers, translator.config().decoder_layers);
+  EXPECT_EQ(r.heads, translator.config().n_heads);
+  EXPECT_EQ(r.cross_attention.size(),
+            static_cast<size_t>(r.layers) * r.heads * r.target_tokens.size() * r.source_tokens.size());
+  EXPECT_LT(r.log_prob, 0.0f);
+  // Without attention the same translation comes back, without the weights.
+  TranslateOptions no_attention;
+  no_attention.attention = false;
+  const auto plain = translator.translate("A man is riding a bike.", no_attention);
+  EXPECT_EQ(plain.text, r.text);
+  EXPECT_TRUE(plain.cross_attention.empty());
+}
+
+TEST_F(TranslatorTest, EmptyAndBlankTextGiveEmptyTranslations) {
+  for (const std::string text : {"", "   ", "\n\t"}) {
+    const auto r = translator.translate(text, {});
+    EXPECT_EQ(r.text, "");
+    EXPECT_TRUE(r.target_tokens.empty());
+  }
+}
+
+TEST_F(TranslatorTest, MaxLengthBoundsTheOutput) {
+  TranslateOptions options;
+  options.max_length = 2;
+  const auto r = translator.translate("Two men in orange vests are working on the road near a big truck.", options);
+  EXPECT_EQ(r.target_ids.size(), 2u);
+}
+
+TEST_F(TranslatorTest, BadInputIsATypedErrorAndTheTranslatorStaysUsable) {
+  const auto before = translator.translate("A dog runs.", {});
+  EXPECT_EQ(error_of(std::string("caf\xc3", 4)), ErrorCode::kInvalidInput);
+  std::string long_text;
+  for (int i = 0; i < translator.config().max_positions; ++i) long_text += "dog ";
+  EXPECT_EQ(error_of(long_text), ErrorCode::kInputTooLong);
+  TranslateOptions bad;
+  bad.max_length = -1;
+  EXPECT_EQ(error_of("A dog.", bad), ErrorCode::kInvalidInput);
+  bad.max_length = translator.config().max_positions + 1;
+  EXPECT_EQ(error_of("A dog.", bad), ErrorCode::kInvalidInput);
+  EXPECT_EQ(translator.translate("A dog runs.", {}).text, before.text);
+}
+
+}  // namespace
+}  // namespace crossattn
