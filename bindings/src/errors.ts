@@ -1,0 +1,36 @@
+/**
+ * Typed errors of crossattn. Every failure that input can cause is one of these; after any of them
+ * the Translator stays usable (except DisposedError, which says it was disposed).
+ */
+export class CrossattnError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+/** The model file is truncated, corrupt or inconsistent with its config. */
+export class ModelFormatError extends CrossattnError {}
+/** Text or an option the engine cannot take (not UTF-8, max length out of range, ...). */
+export class InvalidInputError extends CrossattnError {}
+/** More source tokens than the model's max_positions: split the text into sentences. */
+export class InputTooLongError extends CrossattnError {}
+/** SentencePiece rejected its model or the text. */
+export class TokenizerError extends CrossattnError {}
+/** The WebAssembly heap could not grow. */
+export class OutOfMemoryError extends CrossattnError {}
+/** The Translator was disposed. */
+export class DisposedError extends CrossattnError {}
+
+const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
+  ModelFormatError,
+  InvalidInputError,
+  InputTooLongError,
+  TokenizerError,
+  OutOfMemoryError,
+};
+
+/** The typed error for an {name, message} pair coming from the engine or a worker. */
+export function errorFromEngine(error: { name: string; message: string }): CrossattnError {
+  const Type = BY_NAME[error.name] ?? CrossattnError;
+  return new Type(error.message);
+}

@@ -1,0 +1,13 @@
+/** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
+export { Translator } from './translator.js';
+export type { LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
+export type { ByteSource, ProgressCallback } from './sources.js';
+export {
+  CrossattnError,
+  DisposedError,
+  InputTooLongError,
+  InvalidInputError,
+  ModelFormatError,
+  OutOfMemoryError,
+  TokenizerError,
+} from './errors.js';

@@ -1,0 +1,71 @@
+// End to end: Debian's chromium, headless, driven by playwright-core against the demo page served on
+// loopback. Translates in the page's Web Worker, checks the heatmap, and fails on any request that
+// leaves the page's origin. Saves screenshots to build/e2e/.
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { serve } from '../../web/serve.js';
+
+const SCREENSHOTS = new URL('../../build/e2e/', import.meta.url);
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let server, url, browser, page;
+const foreignRequests = [];
+const pageErrors = [];
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  ({ server, url } = await serve(0));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const origin = new URL(url).origin;
+  // Every request, from the page or its worker, must stay on the page's origin.
+  await page.context().route('**/*', (route) => {
+    const requestUrl = route.request().url();
+    if (new URL(requestUrl).origin === origin) return route.continue();
+    foreignRequests.push(requestUrl);
+    return route.abort();
+  });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function heatmapRows() {
+  return page.$$eval('#heatmap g.row', (rows) => rows.length);
+}
+
+test('translates in the browser and shows one heatmap row per target token', async () => {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  await page.fill('#source', 'A man is riding a bicycle down the street.');
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.dataset.source === document.querySelector('#source').value);
+  const text = await page.textContent('#target');
+  expect(text.trim().length).toBeGreaterThan(0);
+  expect(text).toMatch(/\b(ein|eine|einer|einem|einen|der|die|das|den|dem)\b/i);  // German, not English
+  const targetTokens = Number(await page.getAttribute('#heatmap', 'data-target-tokens'));
+  expect(targetTokens).toBeGreaterThan(1);
+  expect(await heatmapRows()).toBe(targetTokens);
+  const sourceTokens = Number(await page.getAttribute('#heatmap', 'data-source-tokens'));
+  expect(await page.$$eval('#heatmap g.row:first-of-type rect.cell', (c) => c.length)).toBe(sourceTokens);
+  await page.screenshot({ path: new URL('page.png', SCREENSHOTS).pathname, fullPage: true });
+
+  // Hovering a cell names the token pair and its weight.
+  await page.hover('#heatmap g.row:first-of-type rect.cell');
+  expect(await page.textContent('#tooltip')).toMatch(/→ .*: \d\.\d{3}$/);
+
+  // Another layer and a single head redraw the same shape.
+  await page.selectOption('#layer', '0');
+  await page.selectOption('#head', '1');
+  expect(await heatmapRows()).toBe(targetTokens);
+
+  expect(foreignRequests).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,65 @@
+// The cross-attention heatmap: target tokens as rows, source tokens as columns, one SVG rect per
+// weight, coloured by d3's sequential Blues scale. Hovering a cell names the pair and its weight.
+import { interpolateBlues } from 'd3-scale-chromatic';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 26;
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  parent?.appendChild(node);
+  return node;
+}
+
+/** A SentencePiece piece as a reader sees it: "▁Hund" -> "Hund". */
+export function displayToken(piece) {
+  return piece.replace(/^▁/, '') || '␣';
+}
+
+/**
+ * The [T][S] weights to show: one head's rows, or with head === 'avg' the mean over heads.
+ * attention is [layers][heads][T][S] (Float32Array rows).
+ */
+export function selectWeights(attention, layer, head) {
+  const heads = attention[layer];
+  if (head !== 'avg') return heads[head];
+  return heads[0].map((_, t) => {
+    const row = new Float32Array(heads[0][t].length);
+    for (const h of heads) h[t].forEach((w, s) => { row[s] += w / heads.length; });
+    return row;
+  });
+}
+
+/** Draws weights [T][S] into container; tooltip is a positioned element for hover text. */
+export function drawHeatmap(container, weights, sourceTokens, targetTokens, tooltip) {
+  const labelWidth = 12 + 8 * Math.max(...targetTokens.map((t) => displayToken(t).length));
+  const labelHeight = 12 + 7 * Math.max(...sourceTokens.map((t) => displayToken(t).length));
+  const width = labelWidth + CELL * sourceTokens.length + 8;
+  const height = labelHeight + CELL * targetTokens.length + 8;
+  const svg = el('svg', { width, height, role: 'img', 'aria-label': 'cross-attention heatmap' });
+  sourceTokens.forEach((token, s) => {
+    const x = labelWidth + s * CELL + CELL / 2;
+    const text = el('text', { x, y: labelHeight - 6, transform: `rotate(-55 ${x} ${labelHeight - 6})`,
+                              class: token === '</s>' ? 'eos' : '' }, svg);
+    text.textContent = displayToken(token);
+  });
+  targetTokens.forEach((token, t) => {
+    const row = el('g', { class: 'row', 'data-target-index': t }, svg);
+    const label = el('text', { x: labelWidth - 8, y: labelHeight + t * CELL + CELL * 0.68, 'text-anchor': 'end',
+                               class: token === '</s>' ? 'eos' : '' }, row);
+    label.textContent = displayToken(token);
+    weights[t].forEach((w, s) => {
+      const cell = el('rect', { class: 'cell', x: labelWidth + s * CELL, y: labelHeight + t * CELL, width: CELL - 1,
+                                height: CELL - 1, fill: interpolateBlues(Math.sqrt(w)) }, row);
+      cell.addEventListener('mousemove', (event) => {
+        tooltip.hidden = false;
+        tooltip.textContent = `"${displayToken(token)}" → "${displayToken(sourceTokens[s])}": ${w.toFixed(3)}`;
+        tooltip.style.left = `${event.clientX + 12}px`;
+        tooltip.style.top = `${event.clientY + 12}px`;
+      });
+      cell.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+    });
+  });
+  container.replaceChildren(svg);
+}
