@@ -61,5 +61,20 @@ export function drawHeatmap(container, weights, sourceTokens, targetTokens, tool
       cell.addEventListener('mouseleave', () => { tooltip.hidden = true; });
     });
   });
+  drawLegend(svg, labelWidth + CELL * sourceTokens.length + 16, labelHeight, CELL * Math.min(targetTokens.length, 6));
+  svg.setAttribute('width', width + 70);
   container.replaceChildren(svg);
+}
+
+// A vertical colour bar from weight 0 (top) to 1 (bottom), on the same square-root scale as the cells.
+function drawLegend(svg, x, y, height) {
+  const steps = 20;
+  for (let i = 0; i < steps; ++i) {
+    el('rect', { x, y: y + (i * height) / steps, width: 12, height: height / steps + 0.5,
+                 fill: interpolateBlues(Math.sqrt(i / (steps - 1))) }, svg);
+  }
+  for (const [w, dy] of [[0, 10], [1, height]]) {
+    el('text', { x: x + 18, y: y + dy }, svg).textContent = String(w);
+  }
+  el('text', { x: x + 18, y: y + height / 2 + 4 }, svg).textContent = 'weight';
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine (as root) and builds everything, then serves the demo or runs every test.
+#   bash tools/dev.sh serve    install, build, serve the demo page (prints its URL)
+#   bash tools/dev.sh test     install, build, run every test (C++, the training pipeline, JS, browser)
+#   bash tools/dev.sh build    install and build only
+# Environment: CROSSATTN_DATA (default ../shared/data), PORT for serve (default 8080).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-test}
+export CROSSATTN_DATA=${CROSSATTN_DATA:-$(cd .. && pwd)/shared/data}
+export NODE_PATH=/usr/share/nodejs
+
+PACKAGES=(cmake g++ make pkg-config libgtest-dev libeigen3-dev nlohmann-json3-dev libsentencepiece-dev
+          emscripten dpkg-dev chromium python3-torch python3-sentencepiece libopenblas0-openmp)
+# Node 20 may come from elsewhere than Debian (whose nodejs is older): install it only when absent.
+command -v node > /dev/null || PACKAGES+=(nodejs npm)
+
+step() { printf '\n== %s\n' "$*"; }
+
+install_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    step "installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
+  fi
+}
+
+build() {
+  step "npm dependencies"
+  [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund
+  step "native build"
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
+  cmake --build build/native -j"$(nproc)"
+  step "WebAssembly build"
+  bash bindings/build-wasm.sh
+  npm run --silent build:ts
+}
+
+run_tests() {
+  step "C++ tests (GoogleTest) on the shipped model"
+  ctest --test-dir build/native --output-on-failure -j"$(nproc)"
+
+  step "training pipeline smoke run: train a tiny model 5 steps, export, check parity with the engine"
+  /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" \
+    --out build/smoke --max-steps 5 --threads "$(nproc)"
+  /usr/bin/python3 models/export.py --run build/smoke --weights checkpoint.pt --config models/configs/smoke.json \
+    --out build/smoke/smoke.crossattn --fixture build/smoke/parity.safetensors
+  CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.crossattn CROSSATTN_TEST_FIXTURE=$PWD/build/smoke/parity.safetensors \
+    build/native/tests/cpp/crossattn_tests --gtest_filter='Parity*:KVCache*:ModelFile*:Attention*'
+
+  step "JS tests (Vitest): the wasm engine in Node"
+  npx vitest run --config tests/js/vitest.config.js
+  step "end-to-end (playwright-core + chromium): the demo page"
+  npx vitest run --config tests/e2e/vitest.config.js
+}
+
+install_packages
+build
+case "$mode" in
+  build) ;;
+  test) run_tests ;;
+  serve) step "serving the demo"; exec node web/serve.js ;;
+  *) echo "usage: bash tools/dev.sh serve|test|build" >&2; exit 2 ;;
+esac
