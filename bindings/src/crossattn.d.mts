@@ -1,4 +1,7 @@
-// Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it.
+// Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it. Internal:
+// the public types live in translator.ts, so that dist/*.d.ts never import this file.
+import type { ModelConfig } from './translator.js';
+
 export interface EngineError {
   name: string;
   message: string;
@@ -14,21 +17,9 @@ export interface EngineTranslation {
   heads: number;
   crossAttention: Float32Array | null;
 }
-export interface EngineConfig {
-  name: string;
-  sourceLang: string;
-  targetLang: string;
-  encoderLayers: number;
-  decoderLayers: number;
-  dModel: number;
-  nHeads: number;
-  dFf: number;
-  vocabSize: number;
-  maxPositions: number;
-}
 export interface WasmTranslator {
   translate(text: string, maxLength: number, attention: boolean): EngineTranslation | { error: EngineError };
-  config(): EngineConfig;
+  config(): ModelConfig;
   delete(): void;
 }
 export interface EngineModule {

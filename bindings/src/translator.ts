@@ -1,4 +1,4 @@
-import createCrossattnModule, { type EngineConfig, type EngineModule, type WasmTranslator } from './crossattn.mjs';
+import createCrossattnModule, { type EngineModule, type WasmTranslator } from './crossattn.mjs';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
@@ -18,8 +18,19 @@ export interface TranslateOptions {
   maxLength?: number;
 }
 
-/** The architecture of the loaded model. */
-export type ModelConfig = EngineConfig;
+/** The architecture of the loaded model (docs/model-format.md). */
+export interface ModelConfig {
+  name: string;
+  sourceLang: string;
+  targetLang: string;
+  encoderLayers: number;
+  decoderLayers: number;
+  dModel: number;
+  nHeads: number;
+  dFf: number;
+  vocabSize: number;
+  maxPositions: number;
+}
 
 /** A translation with its tokens and the cross-attention behind it. */
 export interface Translation {

@@ -1,0 +1,25 @@
+// Compiled (not run) by tests/js/types.test.js against dist/*.d.ts: the package's public types as a
+// user writes them. A wrong type here fails the test.
+import { InputTooLongError, Translator, type Translation } from '../../dist/index.js';
+import { WorkerTranslator, serveTranslator } from '../../dist/worker.js';
+
+async function demo(): Promise<string> {
+  const t = await Translator.load('model.crossattn', { onProgress: (loaded: number, total: number) => loaded / total });
+  const r: Translation = await t.translate('A dog runs.', { attention: true, maxLength: 40 });
+  const weight: number = r.crossAttention![0][0][0][0];
+  const layers: number = t.config.decoderLayers;
+  t.dispose();
+  return `${r.text} ${r.sourceTokens.join(' ')} ${r.targetIds.length} ${weight} ${layers} ${r.logProb} ${r.ms}`;
+}
+
+async function inWorker(worker: Worker): Promise<number> {
+  const t = await WorkerTranslator.load(worker, new URL('https://example.invalid/model.crossattn'));
+  return (await t.translate('A dog runs.')).targetTokens.length;
+}
+
+// @ts-expect-error: translate takes a string
+void (async (t: Translator) => t.translate(42))();
+// @ts-expect-error: attention is a boolean
+void (async (t: Translator) => t.translate('x', { attention: 'yes' }))();
+
+export { demo, inWorker, serveTranslator, InputTooLongError };
