@@ -29,7 +29,9 @@ install_packages() {
 
 build() {
   step "npm dependencies"
-  [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund
+  # npm install, not npm ci: the registry reachable here serves only this platform's optional packages,
+  # so the lock file lacks the others and npm ci would refuse it. The locked versions still apply.
+  [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --no-save
   step "native build"
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
   cmake --build build/native -j"$(nproc)"
