@@ -28,7 +28,6 @@ struct ModelConfig {
   int vocab_size = 0;
   int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3, decoder_start_id = 2;
 
-  int d_k() const { return d_model / n_heads; }
 
   /// Parses and validates the JSON text of a config (the "model" object of models/configs/*.json
   /// plus name and languages). Raises Error(kModelFormat) on a missing or out-of-range field.

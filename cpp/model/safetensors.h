@@ -34,12 +34,10 @@ class SafeTensors {
   /// object. Raises Error(kModelFormat) naming the first problem found.
   static SafeTensors parse(const uint8_t* data, size_t size);
 
-  bool has(const std::string& name) const { return tensors_.count(name) != 0; }
   /// The tensor called `name`; Error(kModelFormat) if the file has none.
   const TensorView& tensor(const std::string& name) const;
   /// The "__metadata__" string called `key`; Error(kModelFormat) if it is missing.
   const std::string& metadata(const std::string& key) const;
-  const std::map<std::string, TensorView>& tensors() const { return tensors_; }
 
  private:
   std::map<std::string, TensorView> tensors_;
