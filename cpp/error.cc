@@ -12,4 +12,8 @@ const char* error_code_name(ErrorCode code) {
   return "Error";
 }
 
+void fail_model_format(const std::string& what) {
+  throw Error(ErrorCode::kModelFormat, "invalid model file: " + what);
+}
+
 }  // namespace crossattn

@@ -27,4 +27,8 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
+/// Throws Error(kModelFormat) with "invalid model file: " + what: the one way the loader reports a
+/// damaged or inconsistent model file.
+[[noreturn]] void fail_model_format(const std::string& what);
+
 }  // namespace crossattn

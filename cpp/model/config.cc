@@ -7,9 +7,7 @@
 namespace crossattn {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  throw Error(ErrorCode::kModelFormat, "invalid model config: " + what);
-}
+[[noreturn]] void fail(const std::string& what) { fail_model_format("config: " + what); }
 
 template <typename T>
 T get(const nlohmann::json& j, const char* key) {

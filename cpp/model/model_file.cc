@@ -11,13 +11,9 @@ namespace {
 constexpr const char* kFormat = "crossattn";
 constexpr const char* kFormatVersion = "1";
 
-[[noreturn]] void fail(const std::string& what) {
-  throw Error(ErrorCode::kModelFormat, "invalid model file: " + what);
-}
-
 std::string read_bytes_tensor(const SafeTensors& file, const std::string& name) {
   const TensorView& t = file.tensor(name);
-  if (t.dtype != DType::kU8 || t.shape.size() != 1) fail("tokenizer tensor '" + name + "' must be U8 [n]");
+  if (t.dtype != DType::kU8 || t.shape.size() != 1) fail_model_format("tokenizer tensor '" + name + "' must be U8 [n]");
   return std::string(reinterpret_cast<const char*>(t.data), t.nbytes);
 }
 
@@ -25,9 +21,9 @@ std::string read_bytes_tensor(const SafeTensors& file, const std::string& name) 
 
 ModelFile ModelFile::parse(const uint8_t* data, size_t size) {
   const SafeTensors file = SafeTensors::parse(data, size);
-  if (file.metadata("format") != kFormat) fail("metadata 'format' is not '" + std::string(kFormat) + "'");
+  if (file.metadata("format") != kFormat) fail_model_format("metadata 'format' is not '" + std::string(kFormat) + "'");
   if (file.metadata("format_version") != kFormatVersion) {
-    fail("format_version '" + file.metadata("format_version") + "' is not supported (this engine reads " +
+    fail_model_format("format_version '" + file.metadata("format_version") + "' is not supported (this engine reads " +
          kFormatVersion + ")");
   }
   ModelFile model;
@@ -39,10 +35,10 @@ ModelFile ModelFile::parse(const uint8_t* data, size_t size) {
     model.source_spm = read_bytes_tensor(file, tokenizer.at("source_spm").get<std::string>());
     model.target_spm = read_bytes_tensor(file, tokenizer.at("target_spm").get<std::string>());
   } catch (const nlohmann::json::exception& e) {
-    fail(std::string("metadata 'vocab' or 'tokenizer' is malformed (") + e.what() + ")");
+    fail_model_format(std::string("metadata 'vocab' or 'tokenizer' is malformed (") + e.what() + ")");
   }
   if (static_cast<int>(model.vocab.size()) != model.config.vocab_size) {
-    fail("the vocabulary has " + std::to_string(model.vocab.size()) + " pieces, the config says " +
+    fail_model_format("the vocabulary has " + std::to_string(model.vocab.size()) + " pieces, the config says " +
          std::to_string(model.config.vocab_size));
   }
   model.weights = TransformerWeights::load(file, model.config);

@@ -12,10 +12,6 @@ namespace {
 constexpr uint64_t kMaxHeaderBytes = 64u << 20;  // a header larger than 64 MiB is not a model of ours
 constexpr int64_t kMaxDim = int64_t{1} << 31;
 
-[[noreturn]] void fail(const std::string& what) {
-  throw Error(ErrorCode::kModelFormat, "invalid model file: " + what);
-}
-
 DType parse_dtype(const std::string& name, const std::string& tensor) {
   if (name == "F32") return DType::kF32;
   if (name == "F16") return DType::kF16;
@@ -23,7 +19,7 @@ DType parse_dtype(const std::string& name, const std::string& tensor) {
   if (name == "I32") return DType::kI32;
   if (name == "I8") return DType::kI8;
   if (name == "U8") return DType::kU8;
-  fail("tensor '" + tensor + "' has unsupported dtype '" + name + "'");
+  fail_model_format("tensor '" + tensor + "' has unsupported dtype '" + name + "'");
 }
 
 uint64_t read_u64_le(const uint8_t* p) {
@@ -53,27 +49,27 @@ int64_t TensorView::numel() const {
 }
 
 SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
-  if (size < 8) fail("file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
+  if (size < 8) fail_model_format("file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
   const uint64_t header_len = read_u64_le(data);
   if (header_len > kMaxHeaderBytes || header_len > size - 8) {
-    fail("header length " + std::to_string(header_len) + " exceeds the file size " + std::to_string(size));
+    fail_model_format("header length " + std::to_string(header_len) + " exceeds the file size " + std::to_string(size));
   }
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(data + 8, data + 8 + header_len);
   } catch (const nlohmann::json::exception& e) {
-    fail(std::string("header is not valid JSON (") + e.what() + ")");
+    fail_model_format(std::string("header is not valid JSON (") + e.what() + ")");
   }
-  if (!header.is_object()) fail("header is not a JSON object");
+  if (!header.is_object()) fail_model_format("header is not a JSON object");
 
   const uint8_t* blob = data + 8 + header_len;
   const uint64_t blob_size = size - 8 - header_len;
   SafeTensors file;
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") {
-      if (!entry.is_object()) fail("__metadata__ is not an object");
+      if (!entry.is_object()) fail_model_format("__metadata__ is not an object");
       for (const auto& [key, value] : entry.items()) {
-        if (!value.is_string()) fail("metadata '" + key + "' is not a string");
+        if (!value.is_string()) fail_model_format("metadata '" + key + "' is not a string");
         file.metadata_[key] = value.get<std::string>();
       }
       continue;
@@ -81,31 +77,31 @@ SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
     if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") ||
         !entry.contains("data_offsets") || !entry["dtype"].is_string() || !entry["shape"].is_array() ||
         !entry["data_offsets"].is_array() || entry["data_offsets"].size() != 2) {
-      fail("tensor '" + name + "' needs dtype, shape and two data_offsets");
+      fail_model_format("tensor '" + name + "' needs dtype, shape and two data_offsets");
     }
     TensorView view;
     view.dtype = parse_dtype(entry["dtype"].get<std::string>(), name);
     uint64_t numel = 1;
     for (const auto& dim : entry["shape"]) {
       if (!dim.is_number_unsigned() || dim.get<uint64_t>() >= static_cast<uint64_t>(kMaxDim)) {
-        fail("tensor '" + name + "' has an invalid dimension");
+        fail_model_format("tensor '" + name + "' has an invalid dimension");
       }
       const uint64_t d = dim.get<uint64_t>();
-      if (d != 0 && numel > std::numeric_limits<uint64_t>::max() / 8 / d) fail("tensor '" + name + "' is too large");
+      if (d != 0 && numel > std::numeric_limits<uint64_t>::max() / 8 / d) fail_model_format("tensor '" + name + "' is too large");
       numel *= d;
       view.shape.push_back(static_cast<int64_t>(d));
     }
     const auto& offsets = entry["data_offsets"];
     if (!offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned()) {
-      fail("tensor '" + name + "' has non-integer data_offsets");
+      fail_model_format("tensor '" + name + "' has non-integer data_offsets");
     }
     const uint64_t begin = offsets[0].get<uint64_t>(), end = offsets[1].get<uint64_t>();
     if (begin > end || end > blob_size) {
-      fail("tensor '" + name + "' data [" + std::to_string(begin) + ", " + std::to_string(end) +
+      fail_model_format("tensor '" + name + "' data [" + std::to_string(begin) + ", " + std::to_string(end) +
            ") lies outside the " + std::to_string(blob_size) + " data bytes (truncated file?)");
     }
     if (end - begin != numel * dtype_size(view.dtype)) {
-      fail("tensor '" + name + "' holds " + std::to_string(end - begin) + " bytes but its shape and dtype need " +
+      fail_model_format("tensor '" + name + "' holds " + std::to_string(end - begin) + " bytes but its shape and dtype need " +
            std::to_string(numel * dtype_size(view.dtype)));
     }
     view.data = blob + begin;
@@ -117,13 +113,13 @@ SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
 
 const TensorView& SafeTensors::tensor(const std::string& name) const {
   auto it = tensors_.find(name);
-  if (it == tensors_.end()) fail("missing tensor '" + name + "'");
+  if (it == tensors_.end()) fail_model_format("missing tensor '" + name + "'");
   return it->second;
 }
 
 const std::string& SafeTensors::metadata(const std::string& key) const {
   auto it = metadata_.find(key);
-  if (it == metadata_.end()) fail("missing metadata '" + key + "'");
+  if (it == metadata_.end()) fail_model_format("missing metadata '" + key + "'");
   return it->second;
 }
 

@@ -9,10 +9,6 @@
 namespace crossattn {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  throw Error(ErrorCode::kModelFormat, "invalid model file: " + what);
-}
-
 std::string shape_string(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
@@ -35,10 +31,10 @@ void to_float(const TensorView& t, float* out, int64_t n) {
       }
       break;
     default:
-      fail("a floating-point tensor is stored with an integer dtype");
+      fail_model_format("a floating-point tensor is stored with an integer dtype");
   }
   for (int64_t i = 0; i < n; ++i) {
-    if (!std::isfinite(out[i])) fail("a tensor holds a non-finite value");
+    if (!std::isfinite(out[i])) fail_model_format("a tensor holds a non-finite value");
   }
 }
 
@@ -47,7 +43,7 @@ const TensorView& expect(const SafeTensors& file, const std::string& name, std::
   // A vector may also be stored as [1, n] (HF Marian's final_logits_bias).
   const bool row_vector = shape.size() == 1 && t.shape.size() == 2 && t.shape[0] == 1 && t.shape[1] == shape[0];
   if (t.shape != shape && !row_vector) {
-    fail("tensor '" + name + "' has shape " + shape_string(t.shape) + ", the config needs " + shape_string(shape));
+    fail_model_format("tensor '" + name + "' has shape " + shape_string(t.shape) + ", the config needs " + shape_string(shape));
   }
   return t;
 }
