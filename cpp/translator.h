@@ -52,6 +52,12 @@ class Translator {
   /// free of shared mutable state, so one Translator may serve several threads.
   Translation translate(const std::string& text, const TranslateOptions& options) const;
 
+  /// Translates several sentences together: each is encoded alone, then all decode as one batch
+  /// (greedy_search), which multiplies the weights by [sentences, D] matrices instead of vectors.
+  /// Results are in order and identical to translating each text alone. Errors as translate(); the
+  /// message names the offending text's index, and nothing is translated then.
+  std::vector<Translation> translate_batch(const std::vector<std::string>& texts, const TranslateOptions& options) const;
+
   const ModelConfig& config() const;
 
  private:

@@ -12,66 +12,20 @@ PyTorch from the same rounded weights, so that the engine must match it to float
 import argparse
 import json
 import os
-import re
-import struct
 import sys
 
 import sentencepiece as spm
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_file import FORMAT, FORMAT_VERSION, engine_name, write_safetensors  # noqa: E402
 from transformer import Transformer  # noqa: E402
-
-FORMAT, FORMAT_VERSION = "crossattn", "1"
-DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.uint8: "U8", torch.int32: "I32"}
-
-# PyTorch module names -> the engine's tensor names (docs/model-format.md).
-RENAMES = [
-    (r"^encoder_layers\.(\d+)\.self_attn_sublayer\.norm\.", r"encoder.layers.\1.self_attn_layer_norm."),
-    (r"^encoder_layers\.(\d+)\.ffn_sublayer\.norm\.", r"encoder.layers.\1.final_layer_norm."),
-    (r"^encoder_layers\.(\d+)\.self_attn\.", r"encoder.layers.\1.self_attn."),
-    (r"^encoder_layers\.(\d+)\.ffn\.", r"encoder.layers.\1."),
-    (r"^decoder_layers\.(\d+)\.self_attn_sublayer\.norm\.", r"decoder.layers.\1.self_attn_layer_norm."),
-    (r"^decoder_layers\.(\d+)\.cross_attn_sublayer\.norm\.", r"decoder.layers.\1.cross_attn_layer_norm."),
-    (r"^decoder_layers\.(\d+)\.ffn_sublayer\.norm\.", r"decoder.layers.\1.final_layer_norm."),
-    (r"^decoder_layers\.(\d+)\.(self_attn|cross_attn)\.", r"decoder.layers.\1.\2."),
-    (r"^decoder_layers\.(\d+)\.ffn\.", r"decoder.layers.\1."),
-    (r"^encoder_norm\.", "encoder.layer_norm."),
-    (r"^decoder_norm\.", "decoder.layer_norm."),
-]
 
 FIXTURE_SENTENCES = [
     "A dog runs through the grass.",
     "Two young men are playing soccer on a field.",
     "A woman in a red coat is reading a book at the station.",
 ]
-
-
-def engine_name(name):
-    for pattern, repl in RENAMES:
-        if re.match(pattern, name):
-            return re.sub(pattern, repl, name)
-    return name
-
-
-def write_safetensors(path, tensors, metadata):
-    """Writes {name: tensor} and a {str: str} metadata map as safetensors, wider dtypes first so that
-    every tensor stays aligned to its element size, and the header padded to 8 bytes."""
-    order = sorted(tensors, key=lambda n: (-tensors[n].element_size(), n))
-    header, offset, blobs = {"__metadata__": metadata}, 0, []
-    for name in order:
-        t = tensors[name].contiguous()
-        data = t.numpy().tobytes()
-        header[name] = {"dtype": DTYPES[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
-        blobs.append(data)
-        offset += len(data)
-    header_bytes = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    header_bytes += b" " * (-len(header_bytes) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(header_bytes)))
-        f.write(header_bytes)
-        for blob in blobs:
-            f.write(blob)
 
 
 def parity_fixture(model, sp, m):

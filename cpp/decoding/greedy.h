@@ -1,5 +1,8 @@
 // Greedy decoding: at each step the most probable next token, until eos or the length limit.
-// Legend: L decoder layers, H n_heads, T generated tokens, S src_len.
+// Several sentences decode together: each step is one batched decode call over the sentences still
+// running, so the linear layers multiply [running, D] matrices instead of vectors. A sentence's
+// result does not depend on what it is batched with (the kernels sum each row in the same order).
+// Legend: L decoder layers, H n_heads, T generated tokens, S src_len, D d_model.
 #pragma once
 
 #include <vector>
@@ -14,7 +17,10 @@ struct Hypothesis {
   float log_prob = 0.0f;               // sum of log p(token) over ids, in nats
 };
 
-/// Decodes up to max_length tokens from encoder_out [S, D].
-Hypothesis greedy_search(const Transformer& model, const Matrix& encoder_out, int max_length, bool keep_attention);
+/// Decodes sentence i from encoder_outs[i] [S_i, D] for up to max_lengths[i] tokens (>= 1), all
+/// sentences in one batch. Returns one hypothesis per sentence, in order. The decoding loop
+/// allocates nothing: buffers are sized before the first step.
+std::vector<Hypothesis> greedy_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
+                                      const std::vector<int>& max_lengths, bool keep_attention);
 
 }  // namespace crossattn

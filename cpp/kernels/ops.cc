@@ -2,61 +2,133 @@
 
 #include <cmath>
 
+#include "kernels/simd128.h"
+
 namespace crossattn {
 
-void linear(const Matrix& x, const Linear& layer, Matrix& y) {
-  y.noalias() = x * layer.weight_t;  // [L, in] x [in, out]
-  y.rowwise() += layer.bias;
+using simd::f32x4;
+
+float dot(const float* a, const float* b, int n) {
+  f32x4 acc0 = simd::splat(0.0f), acc1 = simd::splat(0.0f);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    acc0 = simd::add(acc0, simd::mul(simd::load(a + i), simd::load(b + i)));
+    acc1 = simd::add(acc1, simd::mul(simd::load(a + i + 4), simd::load(b + i + 4)));
+  }
+  float s = simd::sum(simd::add(acc0, acc1));
+  for (; i < n; ++i) s += a[i] * b[i];
+  return s;
 }
 
-void layer_norm(Matrix& x, const LayerNorm& norm, float eps) {
-  const float inv_d = 1.0f / static_cast<float>(x.cols());
-  for (Eigen::Index r = 0; r < x.rows(); ++r) {
-    auto row = x.row(r);
-    const float mean = row.sum() * inv_d;
-    row.array() -= mean;
-    const float var = row.squaredNorm() * inv_d;
-    row *= 1.0f / std::sqrt(var + eps);
-    row = row.cwiseProduct(norm.gamma) + norm.beta;
+void axpy(float alpha, const float* x, float* y, int n) {
+  const f32x4 a = simd::splat(alpha);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) simd::store(y + i, simd::add(simd::load(y + i), simd::mul(a, simd::load(x + i))));
+  for (; i < n; ++i) y[i] += alpha * x[i];
+}
+
+void add(const float* x, float* y, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) simd::store(y + i, simd::add(simd::load(y + i), simd::load(x + i)));
+  for (; i < n; ++i) y[i] += x[i];
+}
+
+void layer_norm(const float* x, int m, int d, int ldx, const float* gamma, const float* beta, float eps, float* out,
+                int ldo) {
+  const float inv_d = 1.0f / static_cast<float>(d);
+  for (int r = 0; r < m; ++r) {
+    const float* xr = x + r * ldx;
+    float* o = out + r * ldo;
+    f32x4 acc = simd::splat(0.0f);
+    int i = 0;
+    for (; i + 4 <= d; i += 4) acc = simd::add(acc, simd::load(xr + i));
+    float total = simd::sum(acc);
+    for (; i < d; ++i) total += xr[i];
+    const float mean = total * inv_d;
+    const f32x4 vmean = simd::splat(mean);
+    acc = simd::splat(0.0f);
+    for (i = 0; i + 4 <= d; i += 4) {
+      const f32x4 c = simd::sub(simd::load(xr + i), vmean);
+      acc = simd::add(acc, simd::mul(c, c));
+    }
+    float sq = simd::sum(acc);
+    for (; i < d; ++i) sq += (xr[i] - mean) * (xr[i] - mean);
+    const float inv_std = 1.0f / std::sqrt(sq * inv_d + eps);
+    const f32x4 vinv = simd::splat(inv_std);
+    for (i = 0; i + 4 <= d; i += 4) {
+      const f32x4 c = simd::mul(simd::sub(simd::load(xr + i), vmean), vinv);
+      simd::store(o + i, simd::add(simd::mul(c, simd::load(gamma + i)), simd::load(beta + i)));
+    }
+    for (; i < d; ++i) o[i] = (xr[i] - mean) * inv_std * gamma[i] + beta[i];
   }
 }
 
-void softmax_rows(Eigen::Ref<Matrix> scores) {
-  for (Eigen::Index r = 0; r < scores.rows(); ++r) {
-    auto row = scores.row(r).array();
-    row = (row - row.maxCoeff()).exp();
-    row /= row.sum();
+namespace {
+
+float max_of(const float* x, int n) {
+  float m = x[0];
+  int i = 0;
+  if (n >= 4) {
+    f32x4 acc = simd::load(x);
+    for (i = 4; i + 4 <= n; i += 4) acc = simd::max(acc, simd::load(x + i));
+    m = simd::max_lane(acc);
   }
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
 }
 
-void activate(Matrix& x, Activation activation) {
-  auto a = x.array();
+// x[i] = exp(x[i] - shift) in place; returns their sum.
+float exp_shifted(float* x, int n, float shift) {
+  const f32x4 vshift = simd::splat(shift);
+  f32x4 acc = simd::splat(0.0f);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const f32x4 e = simd::exp(simd::sub(simd::load(x + i), vshift));
+    simd::store(x + i, e);
+    acc = simd::add(acc, e);
+  }
+  float total = simd::sum(acc);
+  for (; i < n; ++i) total += x[i] = std::exp(x[i] - shift);
+  return total;
+}
+
+}  // namespace
+
+void softmax(float* x, int n) {
+  const float total = exp_shifted(x, n, max_of(x, n));
+  const f32x4 inv = simd::splat(1.0f / total);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) simd::store(x + i, simd::mul(simd::load(x + i), inv));
+  for (; i < n; ++i) x[i] *= 1.0f / total;
+}
+
+float log_sum_exp(const float* x, int n, int* argmax) {
+  const float m = max_of(x, n);
+  int best = 0;
+  while (x[best] != m) ++best;
+  *argmax = best;
+  const f32x4 vm = simd::splat(m);
+  f32x4 acc = simd::splat(0.0f);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) acc = simd::add(acc, simd::exp(simd::sub(simd::load(x + i), vm)));
+  float total = simd::sum(acc);
+  for (; i < n; ++i) total += std::exp(x[i] - m);
+  return m + std::log(total);
+}
+
+void activate(float* x, int n, Activation activation) {
+  int i = 0;
   switch (activation) {
     case Activation::kRelu:
-      a = a.max(0.0f);
+      for (; i + 4 <= n; i += 4) simd::store(x + i, simd::max(simd::load(x + i), simd::splat(0.0f)));
+      for (; i < n; ++i) x[i] = x[i] > 0.0f ? x[i] : 0.0f;
       break;
     case Activation::kGelu:
-      a = a.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * static_cast<float>(M_SQRT1_2))); });
+      for (; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * static_cast<float>(M_SQRT1_2)));
       break;
     case Activation::kSwish:
-      a = a / (1.0f + (-a).exp());
+      for (; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-x[i]));
       break;
-  }
-}
-
-void add_sinusoidal_positions(Matrix& x, int first_position, SinusoidalLayout layout) {
-  const int d = static_cast<int>(x.cols()), half = d / 2;
-  for (Eigen::Index r = 0; r < x.rows(); ++r) {
-    const float pos = static_cast<float>(first_position + r);
-    for (int i = 0; i < half; ++i) {
-      // Same float32 arithmetic as models/transformer.py: exp(2i * -ln(10000) / d).
-      const float inv_freq = std::exp(static_cast<float>(2 * i) * (-std::log(10000.0f) / static_cast<float>(d)));
-      const float angle = pos * inv_freq;
-      const int sin_col = layout == SinusoidalLayout::kInterleaved ? 2 * i : i;
-      const int cos_col = layout == SinusoidalLayout::kInterleaved ? 2 * i + 1 : half + i;
-      x(r, sin_col) += std::sin(angle);
-      x(r, cos_col) += std::cos(angle);
-    }
   }
 }
 

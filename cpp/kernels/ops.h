@@ -1,26 +1,34 @@
-// Row-wise operations on activations. Legend: L rows (tokens), D d_model, N output features.
+// Row-wise vector operations of the Transformer, on raw float rows, vectorized with SIMD128
+// (kernels/simd128.h). None allocates. Legend: M rows, D d_model, n row length.
 #pragma once
 
 #include "model/config.h"
-#include "model/weights.h"
 
 namespace crossattn {
 
-/// y = x W^T + b for x [L, in]; returns [L, out].
-void linear(const Matrix& x, const Linear& layer, Matrix& y);
+/// Layer normalization (Ba et al. 2016) of the rows x [M, D] (row stride ldx) into out [M, D]
+/// (row stride ldo; out may be x): (x - mean) / sqrt(var + eps) * gamma + beta, with the biased
+/// variance, as torch.nn.LayerNorm.
+void layer_norm(const float* x, int m, int d, int ldx, const float* gamma, const float* beta, float eps, float* out,
+                int ldo);
 
-/// Layer normalization (Ba et al. 2016) of each row of x [L, D] in place, with biased variance
-/// and eps inside the square root, as torch.nn.LayerNorm.
-void layer_norm(Matrix& x, const LayerNorm& norm, float eps);
+/// Numerically stable softmax of x [n] in place (subtracts the maximum first).
+void softmax(float* x, int n);
 
-/// Numerically stable softmax of each row in place (subtracts the row maximum first).
-void softmax_rows(Eigen::Ref<Matrix> scores);
+/// relu, gelu (erf form, as torch.nn.functional.gelu) or swish (x * sigmoid(x)) of x [n] in place.
+void activate(float* x, int n, Activation activation);
 
-/// relu, gelu (erf form, as torch.nn.functional.gelu) or swish (x * sigmoid(x)) in place.
-void activate(Matrix& x, Activation activation);
+/// sum_i a[i] b[i] over n elements.
+float dot(const float* a, const float* b, int n);
 
-/// Adds sinusoidal position encodings (Vaswani et al. 2017, section 3.5) for positions
-/// first_position .. first_position + L - 1 to x [L, D].
-void add_sinusoidal_positions(Matrix& x, int first_position, SinusoidalLayout layout);
+/// y[i] += alpha x[i] over n elements.
+void axpy(float alpha, const float* x, float* y, int n);
+
+/// y[i] += x[i] over n elements.
+void add(const float* x, float* y, int n);
+
+/// log of sum_i exp(x[i]) over n elements, computed stably; with the index of the largest element
+/// in *argmax (the first one on ties).
+float log_sum_exp(const float* x, int n, int* argmax);
 
 }  // namespace crossattn

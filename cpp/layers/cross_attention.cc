@@ -1,26 +1,26 @@
 #include "layers/cross_attention.h"
 
-#include <cmath>
-
-#include "kernels/ops.h"
 #include "layers/attention.h"
 
 namespace crossattn {
 
-CrossAttentionMemory project_cross_attention_memory(const Matrix& encoder_out, const AttentionWeights& w) {
-  CrossAttentionMemory memory;
-  linear(encoder_out, w.k_proj, memory.keys);
-  linear(encoder_out, w.v_proj, memory.values);
-  return memory;
+void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w,
+                                    float* memory) {
+  const int d = w.q_proj.in();
+  w.kv_proj.apply(encoder_out, s_len, d, memory, 2 * d, Epilogue::kStore);  // [S, 2D]
 }
 
-void cross_attention(const Matrix& x, const AttentionWeights& w, const CrossAttentionMemory& memory, int n_heads,
-                     Matrix& out, float* weights) {
-  Matrix q, context;
-  linear(x, w.q_proj, q);  // [T, D], queries from the decoder
-  q *= 1.0f / std::sqrt(static_cast<float>(x.cols() / n_heads));
-  attend(q, memory.keys, memory.values, n_heads, -1, context, weights);  // context [T, D]
-  linear(context, w.out_proj, out);
+void cross_attention(const float* h, int m, const CrossAttentionWeights& w, int n_heads, DecoderState* const* states,
+                     int layer, float* q, float* context, float* probs, float* const* weights, float* x) {
+  const int d = w.q_proj.in();
+  w.q_proj.apply(h, m, d, q, d, Epilogue::kStore);  // [M, D], queries from the decoder
+  for (int r = 0; r < m; ++r) {
+    const int s_len = states[r]->src_len;
+    const float* memory = states[r]->cross_kv_layer(layer);  // [S, 2D] from the final encoder output
+    float* p = weights != nullptr && weights[r] != nullptr ? weights[r] + layer * n_heads * s_len : probs;
+    attend(q + r * d, memory, memory + d, 2 * d, s_len, s_len, n_heads, d, context + r * d, p);
+  }
+  w.out_proj.apply(context, m, d, x, d, Epilogue::kAccumulate);  // the residual: x + W_O context
 }
 
 }  // namespace crossattn

@@ -1,29 +1,26 @@
 // Cross-attention (Vaswani et al. 2017, section 3.2.3, "encoder-decoder attention"): the queries come
 // from the decoder's own states, the keys and values from the final encoder output. The encoder output
 // is the same memory for every decoder layer; each layer projects it with its own W_K and W_V once per
-// sentence (CrossAttentionMemory), and every decoding step reuses those projections. The result is
-// added by the caller's residual to the decoder state that asked, so the block maps target_len query
+// sentence (project_cross_attention_memory), and every decoding step reuses those projections. The
+// result is added by the residual to the decoder state that asked, so the block maps target_len query
 // rows to target_len output rows whatever the source length.
-// Legend: T target rows, S src_len, D d_model, H n_heads.
+// Legend: M decoder rows, S src_len, D d_model, H n_heads, L decoder layers.
 #pragma once
 
+#include "layers/decoder_state.h"
 #include "model/weights.h"
 
 namespace crossattn {
 
-/// One decoder layer's projections of the encoder output: computed once per sentence.
-struct CrossAttentionMemory {
-  Matrix keys;    // [S, D] = encoder_out W_K^T + b_K
-  Matrix values;  // [S, D] = encoder_out W_V^T + b_V
-};
+/// Projects encoder_out [S, D] with this layer's fused W_K, W_V into memory [S, 2D] (key then value).
+void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w,
+                                    float* memory);
 
-/// Projects encoder_out [S, D] with this layer's key and value weights.
-CrossAttentionMemory project_cross_attention_memory(const Matrix& encoder_out, const AttentionWeights& w);
-
-/// Cross-attention of decoder states x [T, D] (already layer-normed when pre-norm) over the memory.
-/// out [T, D] is the attention result after W_O, to be added to the residual stream.
-/// weights, when not null, receives [H, T, S] attention probabilities, each row summing to 1.
-void cross_attention(const Matrix& x, const AttentionWeights& w, const CrossAttentionMemory& memory, int n_heads,
-                     Matrix& out, float* weights);
+/// x [M, D] += W_O attention(h) for the decoder rows h [M, D] (layer-normed when pre-norm); row r
+/// attends over the memory of states[r] in `layer`. When weights is not null and weights[r] is not
+/// null, row r's attention probabilities go to weights[r] + layer * H * S_r, laid out [H, S_r].
+/// Scratch: q [M, D], context [M, D], probs [H, S] for the longest source.
+void cross_attention(const float* h, int m, const CrossAttentionWeights& w, int n_heads, DecoderState* const* states,
+                     int layer, float* q, float* context, float* probs, float* const* weights, float* x);
 
 }  // namespace crossattn

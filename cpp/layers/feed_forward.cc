@@ -4,11 +4,15 @@
 
 namespace crossattn {
 
-void feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation activation, Matrix& out) {
-  Matrix hidden;
-  linear(x, w.fc1, hidden);  // [L, d_ff]
-  activate(hidden, activation);
-  linear(hidden, w.fc2, out);  // [L, D]
+void feed_forward(const float* h, int m, const FeedForwardWeights& w, Activation activation, float* hidden, float* x) {
+  const int d = w.fc1.in(), d_ff = w.fc1.out();
+  if (activation == Activation::kRelu) {
+    w.fc1.apply(h, m, d, hidden, d_ff, Epilogue::kRelu);  // [M, F]
+  } else {
+    w.fc1.apply(h, m, d, hidden, d_ff, Epilogue::kStore);
+    activate(hidden, m * d_ff, activation);
+  }
+  w.fc2.apply(hidden, m, d_ff, x, d, Epilogue::kAccumulate);  // [M, D]
 }
 
 }  // namespace crossattn

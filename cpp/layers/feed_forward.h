@@ -1,4 +1,5 @@
 // Position-wise feed-forward network (Vaswani et al. 2017, eq. 2): fc2(activation(fc1(x))).
+// Legend: M rows, D d_model, F d_ff.
 #pragma once
 
 #include "model/config.h"
@@ -6,7 +7,7 @@
 
 namespace crossattn {
 
-/// x [L, D] -> out [L, D] through a hidden layer of d_ff units.
-void feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation activation, Matrix& out);
+/// x [M, D] += fc2(activation(fc1(h))) for h [M, D]; hidden [M, F] is scratch.
+void feed_forward(const float* h, int m, const FeedForwardWeights& w, Activation activation, float* hidden, float* x);
 
 }  // namespace crossattn

@@ -1,106 +1,187 @@
 #include "model/transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "error.h"
 #include "kernels/ops.h"
+#include "layers/cross_attention.h"
 #include "layers/feed_forward.h"
+#include "layers/self_attention.h"
 
 namespace crossattn {
 namespace {
 
-// One residual sub-layer: x + f(LN(x)) when pre-norm, LN(x + f(x)) when post-norm (Vaswani et al.).
+// Sinusoidal position encodings (Vaswani et al. 2017, section 3.5) [n, D], in the same float32
+// arithmetic as models/transformer.py: angle = pos * exp(2i * -ln(10000) / D).
+std::vector<float> sinusoid_table(int n, int d, SinusoidalLayout layout) {
+  std::vector<float> table(static_cast<size_t>(n) * d);
+  const int half = d / 2;
+  for (int pos = 0; pos < n; ++pos) {
+    for (int i = 0; i < half; ++i) {
+      const float inv_freq = std::exp(static_cast<float>(2 * i) * (-std::log(10000.0f) / static_cast<float>(d)));
+      const float angle = static_cast<float>(pos) * inv_freq;
+      const int sin_col = layout == SinusoidalLayout::kInterleaved ? 2 * i : i;
+      const int cos_col = layout == SinusoidalLayout::kInterleaved ? 2 * i + 1 : half + i;
+      table[static_cast<size_t>(pos) * d + sin_col] = std::sin(angle);
+      table[static_cast<size_t>(pos) * d + cos_col] = std::cos(angle);
+    }
+  }
+  return table;
+}
+
+// One residual sub-layer on rows x [M, D]: x + f(LN(x)) when pre-norm, LN(x + f(x)) when post-norm
+// (Vaswani et al.). `block(h)` adds f(h) to x; h is scratch [M, D] for the pre-norm input.
 template <typename Block>
-void residual(Matrix& x, const LayerNorm& norm, const ModelConfig& c, Block&& block) {
-  Matrix out;
+void residual(float* x, float* h, int m, const LayerNorm& norm, const ModelConfig& c, Block&& block) {
+  const int d = c.d_model;
   if (c.pre_norm) {
-    Matrix h = x;
-    layer_norm(h, norm, c.layer_norm_eps);
-    block(h, out);
-    x += out;
+    layer_norm(x, m, d, d, norm.gamma.data(), norm.beta.data(), c.layer_norm_eps, h, d);
+    block(h);
   } else {
-    block(x, out);
-    x += out;
-    layer_norm(x, norm, c.layer_norm_eps);
+    block(x);
+    layer_norm(x, m, d, d, norm.gamma.data(), norm.beta.data(), c.layer_norm_eps, x, d);
   }
 }
 
 }  // namespace
 
-Transformer::Transformer(ModelConfig config, TransformerWeights weights)
-    : config_(std::move(config)), weights_(std::move(weights)) {}
+void DecoderWorkspace::reserve(int n, const ModelConfig& c) {
+  if (n <= rows) return;
+  rows = n;
+  const size_t m = static_cast<size_t>(n);
+  for (auto* buffer : {&x, &h, &q, &context}) buffer->resize(m * c.d_model);
+  qkv.resize(m * 3 * c.d_model);
+  hidden.resize(m * c.d_ff);
+  probs.resize(static_cast<size_t>(c.n_heads) * c.max_positions);
+  logits.resize(m * c.vocab_size);
+  positions.resize(m);
+}
 
-Matrix Transformer::embed(const Matrix& table, const std::vector<int>& ids, int first_position) const {
-  Matrix x(static_cast<Eigen::Index>(ids.size()), config_.d_model);  // [L, D]
-  const float scale = config_.embed_scale ? std::sqrt(static_cast<float>(config_.d_model)) : 1.0f;
-  for (size_t i = 0; i < ids.size(); ++i) {
+Transformer::Transformer(ModelConfig config, TransformerWeights weights)
+    : config_(std::move(config)),
+      weights_(std::move(weights)),
+      sinusoids_(sinusoid_table(config_.max_positions, config_.d_model, config_.sinusoidal_layout)) {}
+
+void Transformer::check_ids(const int* ids, int n) const {
+  for (int i = 0; i < n; ++i) {
     if (ids[i] < 0 || ids[i] >= config_.vocab_size) {
       throw Error(ErrorCode::kInvalidInput, "token id " + std::to_string(ids[i]) + " is outside the vocabulary");
     }
-    x.row(static_cast<Eigen::Index>(i)) = table.row(ids[i]) * scale;
   }
-  add_sinusoidal_positions(x, first_position, config_.sinusoidal_layout);
-  return x;
+}
+
+void Transformer::embed(const Embedding& table, const int* ids, const int* positions, int n, float* x) const {
+  const int d = config_.d_model;
+  const float scale = config_.embed_scale ? std::sqrt(static_cast<float>(d)) : 1.0f;
+  for (int i = 0; i < n; ++i) {
+    table.lookup(ids[i], scale, x + i * d);
+    add(sinusoids_.data() + static_cast<size_t>(positions[i]) * d, x + i * d, d);
+  }
 }
 
 Matrix Transformer::encode(const std::vector<int>& src_ids) const {
-  if (src_ids.empty() || static_cast<int>(src_ids.size()) > config_.max_positions) {
-    throw Error(ErrorCode::kInputTooLong, "the source has " + std::to_string(src_ids.size()) +
-                                              " tokens; this model takes 1 to " +
+  const int s_len = static_cast<int>(src_ids.size()), d = config_.d_model, h = config_.n_heads;
+  if (s_len == 0 || s_len > config_.max_positions) {
+    throw Error(ErrorCode::kInputTooLong, "the source has " + std::to_string(s_len) + " tokens; this model takes 1 to " +
                                               std::to_string(config_.max_positions));
   }
-  const int h = config_.n_heads;
-  Matrix x = embed(weights_.src_embed, src_ids, 0);  // [S, D]
+  check_ids(src_ids.data(), s_len);
+  std::vector<int> positions(s_len);
+  for (int s = 0; s < s_len; ++s) positions[s] = s;
+  Matrix x(s_len, d);  // [S, D]
+  embed(weights_.src_embed, src_ids.data(), positions.data(), s_len, x.data());
+  std::vector<float> hn(static_cast<size_t>(s_len) * d), qkv(3 * hn.size()), context(hn.size()),
+      hidden(static_cast<size_t>(s_len) * config_.d_ff), probs(static_cast<size_t>(h) * s_len);
   for (const auto& layer : weights_.encoder_layers) {
-    residual(x, layer.self_attention_norm, config_,
-             [&](const Matrix& in, Matrix& out) { encoder_self_attention(in, layer.self_attention, h, out); });
-    residual(x, layer.ffn_norm, config_,
-             [&](const Matrix& in, Matrix& out) { feed_forward(in, layer.ffn, config_.activation, out); });
+    residual(x.data(), hn.data(), s_len, layer.self_attention_norm, config_, [&](const float* in) {
+      encoder_self_attention(in, s_len, layer.self_attention, h, qkv.data(), context.data(), probs.data(), x.data());
+    });
+    residual(x.data(), hn.data(), s_len, layer.ffn_norm, config_, [&](const float* in) {
+      feed_forward(in, s_len, layer.ffn, config_.activation, hidden.data(), x.data());
+    });
   }
-  if (config_.pre_norm) layer_norm(x, weights_.encoder_norm, config_.layer_norm_eps);
+  if (config_.pre_norm) {
+    const LayerNorm& n = weights_.encoder_norm;
+    layer_norm(x.data(), s_len, d, d, n.gamma.data(), n.beta.data(), config_.layer_norm_eps, x.data(), d);
+  }
   return x;
 }
 
 DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) const {
   DecoderState state;
+  state.d_model = config_.d_model;
   state.src_len = static_cast<int>(encoder_out.rows());
-  const int capacity = std::min(max_tgt_len, config_.max_positions);
-  for (const auto& layer : weights_.decoder_layers) {
-    state.self_attention.emplace_back();
-    state.self_attention.back().reset(capacity, config_.d_model);
-    state.cross_attention.push_back(project_cross_attention_memory(encoder_out, layer.cross_attention));
+  state.capacity = std::max(0, std::min(max_tgt_len, config_.max_positions));
+  const size_t layers = weights_.decoder_layers.size(), row = 2 * static_cast<size_t>(config_.d_model);
+  state.self_kv.resize(layers * state.capacity * row);
+  state.cross_kv.resize(layers * state.src_len * row);
+  for (size_t l = 0; l < layers; ++l) {
+    project_cross_attention_memory(encoder_out.data(), state.src_len, weights_.decoder_layers[l].cross_attention,
+                                   state.cross_kv.data() + l * state.src_len * row);
   }
   return state;
 }
 
-void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits,
-                         float* cross_weights) const {
-  const int t_len = static_cast<int>(tgt_ids.size()), first = state.position();
-  if (t_len == 0) throw Error(ErrorCode::kInvalidInput, "decode needs at least one target token");
-  if (first + t_len > state.self_attention.front().keys.rows()) {
-    throw Error(ErrorCode::kInputTooLong, "the target would pass " +
-                                              std::to_string(state.self_attention.front().keys.rows()) +
-                                              " positions");
+void Transformer::decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
+                         float* const* cross_weights) const {
+  if (m > ws.rows) throw Error(ErrorCode::kInvalidInput, "the decoder workspace holds fewer rows than fed");
+  check_ids(ids, m);
+  // Positions: each state's next ones, in row order; checked against capacity before anything changes.
+  for (int r = 0; r < m; ++r) {
+    int earlier = 0;
+    for (int i = 0; i < r; ++i) earlier += states[i] == states[r];
+    ws.positions[r] = states[r]->length + earlier;
+    if (ws.positions[r] >= states[r]->capacity) {
+      throw Error(ErrorCode::kInputTooLong, "the target would pass " + std::to_string(states[r]->capacity) + " positions");
+    }
   }
-  const int h = config_.n_heads;
-  const size_t layer_stride = static_cast<size_t>(h) * t_len * state.src_len;  // one layer of [H, T, S]
-  Matrix y = embed(weights_.target_embedding(), tgt_ids, first);  // [T, D]
+  const int h = config_.n_heads, d = config_.d_model;
+  float* x = ws.x.data();  // [M, D] the residual stream
+  embed(weights_.target_embedding(), ids, ws.positions.data(), m, x);
   for (size_t l = 0; l < weights_.decoder_layers.size(); ++l) {
     const auto& layer = weights_.decoder_layers[l];
-    residual(y, layer.self_attention_norm, config_, [&](const Matrix& in, Matrix& out) {
-      decoder_self_attention(in, layer.self_attention, h, state.self_attention[l], out);
+    const int li = static_cast<int>(l);
+    residual(x, ws.h.data(), m, layer.self_attention_norm, config_, [&](const float* in) {
+      decoder_self_attention(in, m, layer.self_attention, h, states, ws.positions.data(), li, ws.qkv.data(),
+                             ws.context.data(), ws.probs.data(), x);
     });
-    float* weights = cross_weights ? cross_weights + l * layer_stride : nullptr;
-    residual(y, layer.cross_attention_norm, config_, [&](const Matrix& in, Matrix& out) {
-      cross_attention(in, layer.cross_attention, state.cross_attention[l], h, out, weights);
+    residual(x, ws.h.data(), m, layer.cross_attention_norm, config_, [&](const float* in) {
+      cross_attention(in, m, layer.cross_attention, h, states, li, ws.q.data(), ws.context.data(), ws.probs.data(),
+                      cross_weights, x);
     });
-    residual(y, layer.ffn_norm, config_,
-             [&](const Matrix& in, Matrix& out) { feed_forward(in, layer.ffn, config_.activation, out); });
+    residual(x, ws.h.data(), m, layer.ffn_norm, config_, [&](const float* in) {
+      feed_forward(in, m, layer.ffn, config_.activation, ws.hidden.data(), x);
+    });
   }
-  if (config_.pre_norm) layer_norm(y, weights_.decoder_norm, config_.layer_norm_eps);
-  logits.noalias() = y * weights_.output_projection().transpose();  // [T, V]
-  if (weights_.final_logits_bias.size()) logits.rowwise() += weights_.final_logits_bias;
+  if (config_.pre_norm) {
+    const LayerNorm& n = weights_.decoder_norm;
+    layer_norm(x, m, d, d, n.gamma.data(), n.beta.data(), config_.layer_norm_eps, x, d);
+  }
+  weights_.output_projection.apply(x, m, d, ws.logits.data(), config_.vocab_size, Epilogue::kStore);  // [M, V]
+  for (int r = 0; r < m; ++r) states[r]->length = std::max(states[r]->length, ws.positions[r] + 1);
+}
+
+void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits,
+                         float* cross_weights) const {
+  const int t_len = static_cast<int>(tgt_ids.size()), s_len = state.src_len;
+  if (t_len == 0) throw Error(ErrorCode::kInvalidInput, "decode needs at least one target token");
+  const size_t heads = static_cast<size_t>(config_.decoder_layers) * config_.n_heads, row = heads * s_len;
+  DecoderWorkspace ws;
+  ws.reserve(t_len, config_);
+  std::vector<DecoderState*> states(t_len, &state);
+  std::vector<float> steps(cross_weights ? t_len * row : 0);  // [T, L, H, S]
+  std::vector<float*> step_ptrs(t_len);
+  for (int t = 0; t < t_len; ++t) step_ptrs[t] = cross_weights ? steps.data() + t * row : nullptr;
+  decode(states.data(), tgt_ids.data(), t_len, ws, cross_weights ? step_ptrs.data() : nullptr);
+  logits = Eigen::Map<Matrix>(ws.logits.data(), t_len, config_.vocab_size);
+  if (cross_weights == nullptr) return;
+  for (int t = 0; t < t_len; ++t) {  // [T, L*H, S] -> [L*H, T, S]
+    for (size_t lh = 0; lh < heads; ++lh) {
+      std::copy_n(steps.data() + t * row + lh * s_len, s_len, cross_weights + (lh * t_len + t) * s_len);
+    }
+  }
 }
 
 }  // namespace crossattn

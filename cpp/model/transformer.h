@@ -1,22 +1,32 @@
 // The encoder-decoder Transformer of Vaswani et al. 2017, assembled from the layers in cpp/layers.
-// Legend: S src_len, T target rows fed in one call, D d_model, H n_heads, L decoder layers, V vocab.
+// Decoding works on rows: each row feeds one token to one sentence's DecoderState, so one call
+// advances a batch of sentences by a step (batched greedy decoding) or feeds a whole target to one
+// sentence (forced decoding); the linear layers see all rows as one matrix product.
+// Legend: S src_len, M rows fed in one call, T target positions, D d_model, H n_heads,
+// L decoder layers, V vocab_size, F d_ff.
 #pragma once
 
 #include <vector>
 
-#include "layers/attention.h"
-#include "layers/cross_attention.h"
+#include "layers/decoder_state.h"
 #include "model/config.h"
 #include "model/weights.h"
 
 namespace crossattn {
 
-/// Everything the decoder keeps between steps of one sentence.
-struct DecoderState {
-  std::vector<KVCache> self_attention;               // one per decoder layer
-  std::vector<CrossAttentionMemory> cross_attention;  // one per decoder layer, fixed for the sentence
-  int src_len = 0;
-  int position() const { return self_attention.empty() ? 0 : self_attention.front().length; }
+/// Scratch memory for decode calls of up to `rows` rows. Sized once by reserve(), so that decoding
+/// steps allocate nothing.
+struct DecoderWorkspace {
+  int rows = 0;
+  std::vector<float> x, h, q, context;  // [rows, D]
+  std::vector<float> qkv;                // [rows, 3D]
+  std::vector<float> hidden;             // [rows, F]
+  std::vector<float> probs;              // [H, max_positions]
+  std::vector<float> logits;             // [rows, V]
+  std::vector<int> positions;            // [rows]
+
+  /// Grows the buffers to hold `rows` rows of this model; no-op when they already do.
+  void reserve(int rows, const ModelConfig& config);
 };
 
 class Transformer {
@@ -24,26 +34,39 @@ class Transformer {
   Transformer(ModelConfig config, TransformerWeights weights);
 
   const ModelConfig& config() const { return config_; }
+  const TransformerWeights& weights() const { return weights_; }
 
   /// Runs the encoder over src_ids [S] (token ids, each in [0, vocab_size)); returns encoder_out [S, D],
-  /// the final encoder output after the last layer norm when pre-norm.
+  /// the final encoder output after the last layer norm when pre-norm. Raises Error(kInputTooLong)
+  /// for S = 0 or S > max_positions, Error(kInvalidInput) for an id outside the vocabulary.
   Matrix encode(const std::vector<int>& src_ids) const;
 
   /// A decoder state for one sentence that can hold max_tgt_len target positions (at most
-  /// max_positions): projects encoder_out once into each layer's cross-attention keys and values.
+  /// max_positions): projects encoder_out [S, D] once into each layer's cross-attention keys and values.
   DecoderState start(const Matrix& encoder_out, int max_tgt_len) const;
 
-  /// Feeds tgt_ids [T] at the next T positions of `state` (T = 1 for incremental decoding, the whole
-  /// target for forced decoding). Writes logits [T, V]; when cross_weights is not null, also the
-  /// cross-attention probabilities laid out [L, H, T, S]. Raises Error(kInputTooLong) when the
-  /// positions would pass the state's capacity.
+  /// Feeds ids[r] to *states[r] at that state's next position, for rows r = 0 .. m-1; rows of one
+  /// state are consecutive positions. Writes logits [m, V] to ws.logits (ws must be reserved for m
+  /// rows). When cross_weights is not null, row r's cross-attention probabilities go to
+  /// cross_weights[r] (if not null), laid out [L, H, S_r]. Allocates nothing.
+  /// Raises Error(kInputTooLong) when a state would pass its capacity and Error(kInvalidInput) for
+  /// an id outside the vocabulary; the states are unchanged then.
+  void decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
+              float* const* cross_weights) const;
+
+  /// Forced decoding of one sentence: feeds tgt_ids [T] at the next T positions of `state`.
+  /// Writes logits [T, V]; when cross_weights is not null, also the cross-attention probabilities
+  /// laid out [L, H, T, S]. Errors as the row form.
   void decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits, float* cross_weights) const;
 
  private:
-  Matrix embed(const Matrix& table, const std::vector<int>& ids, int first_position) const;
+  void check_ids(const int* ids, int n) const;
+  // x [n, D] = embedding rows of ids scaled (by sqrt(D) when embed_scale) + positions.
+  void embed(const Embedding& table, const int* ids, const int* positions, int n, float* x) const;
 
   ModelConfig config_;
   TransformerWeights weights_;
+  std::vector<float> sinusoids_;  // [max_positions, D]
 };
 
 }  // namespace crossattn

@@ -15,12 +15,20 @@ std::string shape_string(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-// Converts `n` elements of `t` to fp32 at `out`.
-void to_float(const TensorView& t, float* out, int64_t n) {
+void check_finite(const std::vector<float>& values) {
+  for (float v : values) {
+    if (!std::isfinite(v)) fail_model_format("a tensor holds a non-finite value");
+  }
+}
+
+// The elements of a floating-point tensor as fp32.
+std::vector<float> to_float(const TensorView& t) {
+  const int64_t n = t.numel();
+  std::vector<float> out(static_cast<size_t>(n));
   const uint8_t* p = t.data;
   switch (t.dtype) {
     case DType::kF32:
-      std::memcpy(out, p, static_cast<size_t>(n) * 4);
+      std::memcpy(out.data(), p, static_cast<size_t>(n) * 4);
       break;
     case DType::kF16:
     case DType::kBF16:
@@ -33,9 +41,8 @@ void to_float(const TensorView& t, float* out, int64_t n) {
     default:
       fail_model_format("a floating-point tensor is stored with an integer dtype");
   }
-  for (int64_t i = 0; i < n; ++i) {
-    if (!std::isfinite(out[i])) fail_model_format("a tensor holds a non-finite value");
-  }
+  check_finite(out);
+  return out;
 }
 
 const TensorView& expect(const SafeTensors& file, const std::string& name, std::vector<int64_t> shape) {
@@ -48,61 +55,144 @@ const TensorView& expect(const SafeTensors& file, const std::string& name, std::
   return t;
 }
 
-Matrix read_matrix(const SafeTensors& file, const std::string& name, int rows, int cols) {
-  const TensorView& t = expect(file, name, {rows, cols});
-  Matrix m(rows, cols);
-  to_float(t, m.data(), m.size());
+std::vector<float> read_vector(const SafeTensors& file, const std::string& name, int n) {
+  return to_float(expect(file, name, {n}));
+}
+
+// A weight matrix [out, in] as stored, before packing: fp32 values, or int8 values with per-row
+// scales (the tensor `<name>_scale`, [out]).
+struct RawMatrix {
+  int out = 0, in = 0;
+  std::vector<float> w;      // [out, in] fp32, or empty
+  std::vector<int8_t> wq;    // [out, in] int8, or empty
+  std::vector<float> scale;  // [out] for int8
+
+  bool quantized() const { return !wq.empty(); }
+};
+
+RawMatrix read_matrix(const SafeTensors& file, const std::string& name, int out, int in) {
+  const TensorView& t = expect(file, name, {out, in});
+  RawMatrix m;
+  m.out = out;
+  m.in = in;
+  if (t.dtype == DType::kI8) {
+    m.wq.resize(static_cast<size_t>(out) * in);
+    std::memcpy(m.wq.data(), t.data, m.wq.size());
+    m.scale = read_vector(file, name + "_scale", out);
+    for (float s : m.scale) {
+      if (!(s >= 0.0f)) fail_model_format("tensor '" + name + "_scale' holds a negative scale");
+    }
+  } else {
+    m.w = to_float(t);
+  }
   return m;
 }
 
-RowVector read_vector(const SafeTensors& file, const std::string& name, int n) {
-  const TensorView& t = expect(file, name, {n});
-  RowVector v(n);
-  to_float(t, v.data(), n);
-  return v;
+struct RawLinear {
+  RawMatrix weight;
+  std::vector<float> bias;  // [out]
+};
+
+RawLinear read_linear(const SafeTensors& file, const std::string& prefix, int in, int out) {
+  return {read_matrix(file, prefix + ".weight", out, in), read_vector(file, prefix + ".bias", out)};
 }
 
-Linear read_linear(const SafeTensors& file, const std::string& prefix, int in, int out) {
-  return {read_matrix(file, prefix + ".weight", out, in).transpose(), read_vector(file, prefix + ".bias", out)};
+// Multiplies the layer's outputs by `factor` (folds a constant that follows the product into it).
+void scale_outputs(RawLinear& l, float factor) {
+  for (float& v : l.weight.quantized() ? l.weight.scale : l.weight.w) v *= factor;
+  for (float& v : l.bias) v *= factor;
 }
+
+// One layer whose outputs are those of `parts` side by side: their weight rows stacked.
+RawLinear stack(const std::vector<const RawLinear*>& parts) {
+  RawLinear s;
+  s.weight.in = parts.front()->weight.in;
+  for (const RawLinear* p : parts) {
+    if (p->weight.quantized() != parts.front()->weight.quantized()) {
+      fail_model_format("an attention block mixes int8 and floating-point projections");
+    }
+    s.weight.out += p->weight.out;
+    s.weight.w.insert(s.weight.w.end(), p->weight.w.begin(), p->weight.w.end());
+    s.weight.wq.insert(s.weight.wq.end(), p->weight.wq.begin(), p->weight.wq.end());
+    s.weight.scale.insert(s.weight.scale.end(), p->weight.scale.begin(), p->weight.scale.end());
+    s.bias.insert(s.bias.end(), p->bias.begin(), p->bias.end());
+  }
+  return s;
+}
+
+PackedLinear pack(const RawMatrix& m, const std::vector<float>& bias) {
+  const float* b = bias.empty() ? nullptr : bias.data();
+  return m.quantized() ? PackedLinear::from_int8(m.wq.data(), m.scale.data(), m.out, m.in, b)
+                       : PackedLinear::from_f32(m.w.data(), m.out, m.in, b);
+}
+
+PackedLinear pack(const RawLinear& l) { return pack(l.weight, l.bias); }
 
 LayerNorm read_layer_norm(const SafeTensors& file, const std::string& prefix, int d) {
   return {read_vector(file, prefix + ".weight", d), read_vector(file, prefix + ".bias", d)};
 }
 
-AttentionWeights read_attention(const SafeTensors& file, const std::string& prefix, int d) {
-  return {read_linear(file, prefix + ".q_proj", d, d), read_linear(file, prefix + ".k_proj", d, d),
-          read_linear(file, prefix + ".v_proj", d, d), read_linear(file, prefix + ".out_proj", d, d)};
+SelfAttentionWeights read_self_attention(const SafeTensors& file, const std::string& prefix, int d, float q_scale) {
+  RawLinear q = read_linear(file, prefix + ".q_proj", d, d);
+  const RawLinear k = read_linear(file, prefix + ".k_proj", d, d), v = read_linear(file, prefix + ".v_proj", d, d);
+  scale_outputs(q, q_scale);
+  return {pack(stack({&q, &k, &v})), pack(read_linear(file, prefix + ".out_proj", d, d))};
+}
+
+CrossAttentionWeights read_cross_attention(const SafeTensors& file, const std::string& prefix, int d, float q_scale) {
+  RawLinear q = read_linear(file, prefix + ".q_proj", d, d);
+  const RawLinear k = read_linear(file, prefix + ".k_proj", d, d), v = read_linear(file, prefix + ".v_proj", d, d);
+  scale_outputs(q, q_scale);
+  return {pack(q), pack(stack({&k, &v})), pack(read_linear(file, prefix + ".out_proj", d, d))};
 }
 
 FeedForwardWeights read_ffn(const SafeTensors& file, const std::string& prefix, int d, int d_ff) {
-  return {read_linear(file, prefix + ".fc1", d, d_ff), read_linear(file, prefix + ".fc2", d_ff, d)};
+  return {pack(read_linear(file, prefix + ".fc1", d, d_ff)), pack(read_linear(file, prefix + ".fc2", d_ff, d))};
+}
+
+Embedding to_embedding(RawMatrix m) {
+  return m.quantized() ? Embedding(std::move(m.wq), std::move(m.scale), m.in) : Embedding(std::move(m.w), m.in);
 }
 
 }  // namespace
 
+void Embedding::lookup(int id, float factor, float* out) const {
+  const size_t row = static_cast<size_t>(id) * d_model_;
+  if (qtable_.empty()) {
+    for (int i = 0; i < d_model_; ++i) out[i] = table_[row + i] * factor;
+  } else {
+    const float s = scale_[id] * factor;
+    for (int i = 0; i < d_model_; ++i) out[i] = static_cast<float>(qtable_[row + i]) * s;
+  }
+}
+
 TransformerWeights TransformerWeights::load(const SafeTensors& file, const ModelConfig& c) {
   TransformerWeights w;
   const int d = c.d_model, v = c.vocab_size;
+  const float q_scale = 1.0f / std::sqrt(static_cast<float>(d / c.n_heads));
+  const std::string src_name = c.shared_vocab ? "shared.weight" : "encoder.embed_tokens.weight";
+  const std::string tgt_name = c.shared_vocab ? "shared.weight" : "decoder.embed_tokens.weight";
+  RawMatrix tgt = read_matrix(file, tgt_name, v, d);
+  const RawMatrix out = c.tied_embeddings ? tgt : read_matrix(file, "lm_head.weight", v, d);
+  w.output_projection = pack(out, c.final_logits_bias ? read_vector(file, "final_logits_bias", v) : std::vector<float>{});
+  w.quantized = out.quantized();
   if (c.shared_vocab) {
-    w.src_embed = read_matrix(file, "shared.weight", v, d);
+    w.src_embed = to_embedding(std::move(tgt));
   } else {
-    w.src_embed = read_matrix(file, "encoder.embed_tokens.weight", v, d);
-    w.tgt_embed = read_matrix(file, "decoder.embed_tokens.weight", v, d);
+    w.src_embed = to_embedding(read_matrix(file, src_name, v, d));
+    w.tgt_embed = to_embedding(std::move(tgt));
   }
-  if (!c.tied_embeddings) w.lm_head = read_matrix(file, "lm_head.weight", v, d);
-  if (c.final_logits_bias) w.final_logits_bias = read_vector(file, "final_logits_bias", v);
   for (int i = 0; i < c.encoder_layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i);
-    w.encoder_layers.push_back({read_attention(file, p + ".self_attn", d),
+    w.encoder_layers.push_back({read_self_attention(file, p + ".self_attn", d, q_scale),
                                 read_layer_norm(file, p + ".self_attn_layer_norm", d),
                                 read_ffn(file, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
     const std::string p = "decoder.layers." + std::to_string(i);
-    w.decoder_layers.push_back({read_attention(file, p + ".self_attn", d),
+    w.decoder_layers.push_back({read_self_attention(file, p + ".self_attn", d, q_scale),
                                 read_layer_norm(file, p + ".self_attn_layer_norm", d),
-                                read_attention(file, p + ".cross_attn", d),
+                                read_cross_attention(file, p + ".cross_attn", d, q_scale),
                                 read_layer_norm(file, p + ".cross_attn_layer_norm", d),
                                 read_ffn(file, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
   }

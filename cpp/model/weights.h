@@ -1,69 +1,93 @@
-// The parameters of a Transformer, loaded from a model file into fp32 Eigen matrices with every
-// shape checked against the config. Tensor names in the file follow docs/model-format.md.
+// The parameters of a Transformer, read from a model file with every shape checked against the
+// config, and packed once for the kernels (kernels/gemm.h): fp16/bf16/fp32 tensors become fp32
+// panels, int8 tensors (with per-row scales, docs/model-format.md) stay int8. At load the query,
+// key and value projections of self-attention are fused into one [3D, D] product, cross-attention's
+// key and value projections into one [2D, D] product, and 1/sqrt(Dk) is folded into W_Q and b_Q.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "kernels/gemm.h"
 #include "model/config.h"
 #include "model/safetensors.h"
 
 namespace crossattn {
 
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using RowVector = Eigen::Matrix<float, 1, Eigen::Dynamic>;
-
-/// y = x W^T + b. The file stores W as [out, in] (PyTorch's nn.Linear); we keep W^T, [in, out],
-/// so that a row-major activation times it is a plain GEMM.
-struct Linear {
-  Matrix weight_t;  // [in, out]
-  RowVector bias;   // [out]
-};
 
 struct LayerNorm {
-  RowVector gamma, beta;  // [d_model]
+  std::vector<float> gamma, beta;  // [d_model]
 };
 
-struct AttentionWeights {
-  Linear q_proj, k_proj, v_proj, out_proj;  // each [d_model, d_model]
+struct SelfAttentionWeights {
+  PackedLinear qkv_proj;  // [D] -> [3D]: queries (scaled by 1/sqrt(Dk)), keys, values
+  PackedLinear out_proj;  // [D] -> [D], W_O
+};
+
+struct CrossAttentionWeights {
+  PackedLinear q_proj;   // [D] -> [D], decoder states to queries (scaled by 1/sqrt(Dk))
+  PackedLinear kv_proj;  // [D] -> [2D], encoder_out to keys and values
+  PackedLinear out_proj; // [D] -> [D], W_O
 };
 
 struct FeedForwardWeights {
-  Linear fc1;  // [d_model, d_ff]
-  Linear fc2;  // [d_ff, d_model]
+  PackedLinear fc1;  // [D] -> [d_ff]
+  PackedLinear fc2;  // [d_ff] -> [D]
 };
 
 struct EncoderLayerWeights {
-  AttentionWeights self_attention;
+  SelfAttentionWeights self_attention;
   LayerNorm self_attention_norm;
   FeedForwardWeights ffn;
   LayerNorm ffn_norm;
 };
 
 struct DecoderLayerWeights {
-  AttentionWeights self_attention;
+  SelfAttentionWeights self_attention;
   LayerNorm self_attention_norm;
-  AttentionWeights cross_attention;
+  CrossAttentionWeights cross_attention;
   LayerNorm cross_attention_norm;
   FeedForwardWeights ffn;
   LayerNorm ffn_norm;
 };
 
+/// An embedding table [vocab_size, D], fp32 or int8 with one scale per row.
+class Embedding {
+ public:
+  Embedding() = default;
+  Embedding(std::vector<float> table, int d_model) : table_(std::move(table)), d_model_(d_model) {}
+  Embedding(std::vector<int8_t> qtable, std::vector<float> scale, int d_model)
+      : qtable_(std::move(qtable)), scale_(std::move(scale)), d_model_(d_model) {}
+
+  bool empty() const { return d_model_ == 0; }
+  /// out [D] = row `id` times `factor`; id must be in range (checked by the caller).
+  void lookup(int id, float factor, float* out) const;
+
+ private:
+  std::vector<float> table_;   // [V, D] fp32, or empty
+  std::vector<int8_t> qtable_; // [V, D] int8, or empty
+  std::vector<float> scale_;   // [V] per-row scales of qtable_
+  int d_model_ = 0;
+};
+
 struct TransformerWeights {
-  Matrix src_embed;             // [vocab_size, d_model]
-  Matrix tgt_embed;             // [vocab_size, d_model]; empty when the vocabulary is shared
-  Matrix lm_head;               // [vocab_size, d_model]; empty when tied to the target embedding
-  RowVector final_logits_bias;  // [vocab_size]; empty when the config has none
+  Embedding src_embed;               // [vocab_size, D]
+  Embedding tgt_embed;               // [vocab_size, D]; empty when the vocabulary is shared
+  PackedLinear output_projection;    // [D] -> [vocab_size]: lm_head or the tied target embedding,
+                                     // with final_logits_bias as its bias when the config has one
   std::vector<EncoderLayerWeights> encoder_layers;
   std::vector<DecoderLayerWeights> decoder_layers;
   LayerNorm encoder_norm, decoder_norm;  // final layer norms of pre-norm stacks; empty for post-norm
+  bool quantized = false;                // the linear layers are int8
 
-  const Matrix& target_embedding() const { return tgt_embed.size() ? tgt_embed : src_embed; }
-  const Matrix& output_projection() const { return lm_head.size() ? lm_head : target_embedding(); }
+  const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 
   /// Reads every tensor the config calls for. Raises Error(kModelFormat) for a missing tensor, a
-  /// shape that disagrees with the config, an unsupported dtype, or a non-finite value.
+  /// shape that disagrees with the config, an unsupported dtype, an int8 tensor without its scales,
+  /// or a non-finite value.
   static TransformerWeights load(const SafeTensors& file, const ModelConfig& config);
 };
 

@@ -23,14 +23,30 @@ Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
   return m;
 }
 
+// Runs attend() for every row of q [T, D] over k, v [S, D]; row t sees visible(t) keys.
+// Returns weights [H, T, S]; context [T, D] is written.
+template <typename Visible>
+std::vector<float> attend_rows(const Matrix& q, const Matrix& k, const Matrix& v, int heads, Visible visible,
+                               Matrix& context) {
+  const int t_len = static_cast<int>(q.rows()), s_len = static_cast<int>(k.rows()), d = static_cast<int>(q.cols());
+  context.resize(t_len, d);
+  std::vector<float> weights(heads * t_len * s_len), probs(heads * s_len);
+  for (int t = 0; t < t_len; ++t) {
+    attend(q.row(t).data(), k.data(), v.data(), d, s_len, visible(t), heads, d, context.row(t).data(), probs.data());
+    for (int h = 0; h < heads; ++h) {
+      std::copy_n(probs.data() + h * s_len, s_len, weights.data() + (h * t_len + t) * s_len);
+    }
+  }
+  return weights;
+}
+
 TEST(Attention, MatchesNaiveReference) {
   std::mt19937 rng(7);
   const int t_len = 5, s_len = 7, heads = 2, d_k = 4;
   const Matrix q = random_matrix(t_len, heads * d_k, rng), k = random_matrix(s_len, heads * d_k, rng),
                v = random_matrix(s_len, heads * d_k, rng);
   Matrix context;
-  std::vector<float> weights(heads * t_len * s_len);
-  attend(q, k, v, heads, -1, context, weights.data());
+  const std::vector<float> weights = attend_rows(q, k, v, heads, [&](int) { return s_len; }, context);
   for (int h = 0; h < heads; ++h) {
     for (int t = 0; t < t_len; ++t) {
       std::vector<double> p(s_len);
@@ -55,10 +71,12 @@ TEST(Attention, CausalMaskHidesTheFuture) {
   const int n = 6, heads = 2;
   const Matrix x = random_matrix(n, 8, rng);
   Matrix context;
-  std::vector<float> weights(heads * n * n);
-  attend(x, x, x, heads, 0, context, weights.data());
+  const std::vector<float> weights = attend_rows(x, x, x, heads, [](int t) { return t + 1; }, context);
   for (int h = 0; h < heads; ++h) {
     for (int t = 0; t < n; ++t) {
+      double sum = 0;
+      for (int s = 0; s <= t; ++s) sum += weights[(h * n + t) * n + s];
+      EXPECT_NEAR(sum, 1.0, 1e-6);
       for (int s = t + 1; s < n; ++s) EXPECT_EQ(weights[(h * n + t) * n + s], 0.0f);
     }
   }

@@ -1,0 +1,119 @@
+// Kernel microbenchmark: GFLOP/s of our matrix products (kernels/gemm.h) for the shapes the shipped
+// model really multiplies, next to a measured SIMD128 peak (a tight multiply + add loop on
+// registers) and Eigen's product on the same shapes. Built natively (SSE4.1) and as WebAssembly
+// (bench/CMakeLists.txt); prints one JSON object. Run by `npm run bench` (bench/run.js).
+//
+//   kernels [--quick]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "kernels/gemm.h"
+#include "kernels/simd128.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Median seconds per call of fn over `reps` timed batches of calls lasting ~min_s each.
+template <typename Fn>
+double seconds_per_call(Fn&& fn, double min_s, int reps) {
+  int calls = 1;
+  for (;;) {  // calibrate
+    const auto t0 = Clock::now();
+    for (int i = 0; i < calls; ++i) fn();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (s >= min_s) break;
+    calls *= 2;
+  }
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < calls; ++i) fn();
+    times.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / calls);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// The most multiply-adds per second one core issues with 128-bit SIMD and no FMA: 12 independent
+// accumulators acc[j] += b[j] * a, enough to cover the add latency on current x86 cores.
+double simd_peak_gflops(double min_s, int reps) {
+  using namespace crossattn::simd;
+  volatile float seed = 1.0f;
+  constexpr int kIters = 1 << 16;
+  float sink = 0.0f;
+  const double s = seconds_per_call(
+      [&] {
+        const f32x4 a = splat(seed * 0.999f), b = splat(seed * 1e-6f);
+        f32x4 acc[12], x[12];
+        for (int j = 0; j < 12; ++j) acc[j] = splat(seed), x[j] = add(b, splat(static_cast<float>(j)));
+        for (int i = 0; i < kIters; ++i) {
+          for (int j = 0; j < 12; ++j) acc[j] = add(acc[j], mul(x[j], a));
+        }
+        f32x4 total = acc[0];
+        for (int j = 1; j < 12; ++j) total = add(total, acc[j]);
+        sink += sum(total);
+      },
+      min_s, reps);
+  if (sink == 1.2345f) std::puts("");
+  return 12.0 * 4 * 2 * kIters / s / 1e9;
+}
+
+struct Shape {
+  const char* name;
+  int m, k, n;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  const double min_s = quick ? 0.02 : 0.1;
+  const int reps = quick ? 3 : 7;
+  // The shipped model: d_model 256, d_ff 512, vocab 8000; encoder rows = a 20-token sentence.
+  const Shape shapes[] = {
+      {"decode_qkv", 1, 256, 768},  {"decode_ffn1", 1, 256, 512},   {"decode_ffn2", 1, 512, 256},
+      {"decode_logits", 1, 256, 8000}, {"encoder_qkv", 20, 256, 768}, {"encoder_ffn1", 20, 256, 512},
+      {"encoder_ffn2", 20, 512, 256}, {"batch8_logits", 8, 256, 8000}, {"cold16mb", 1, 512, 8000}, {"cold32mb", 1, 1024, 8000},
+  };
+  std::mt19937 rng(1);
+  std::normal_distribution<float> normal(0.0f, 0.05f);
+  std::printf("{\n  \"simd128_peak_gflops\": %.2f,\n  \"shapes\": [\n", simd_peak_gflops(min_s, reps));
+  bool first = true;
+  for (const Shape& s : shapes) {
+    std::vector<float> w(static_cast<size_t>(s.n) * s.k), x(static_cast<size_t>(s.m) * s.k), bias(s.n);
+    std::vector<float> y(static_cast<size_t>(s.m) * s.n);
+    for (float& v : w) v = normal(rng);
+    for (float& v : x) v = normal(rng) * 20.0f;
+    std::vector<int8_t> wq(w.size());
+    std::vector<float> scale(s.n);
+    for (int j = 0; j < s.n; ++j) {
+      float amax = 0;
+      for (int k = 0; k < s.k; ++k) amax = std::max(amax, std::fabs(w[static_cast<size_t>(j) * s.k + k]));
+      scale[j] = amax / 127.0f;
+      for (int k = 0; k < s.k; ++k) wq[static_cast<size_t>(j) * s.k + k] = static_cast<int8_t>(std::lround(w[static_cast<size_t>(j) * s.k + k] / scale[j]));
+    }
+    const auto f32 = crossattn::PackedLinear::from_f32(w.data(), s.n, s.k, bias.data());
+    const auto i8 = crossattn::PackedLinear::from_int8(wq.data(), scale.data(), s.n, s.k, bias.data());
+    const Matrix ew = Eigen::Map<Matrix>(w.data(), s.n, s.k).transpose(), ex = Eigen::Map<Matrix>(x.data(), s.m, s.k);
+    Matrix ey(s.m, s.n);
+    const double flops = 2.0 * s.m * s.k * s.n;
+    const double t_f32 = seconds_per_call([&] { f32.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
+    const double t_i8 = seconds_per_call([&] { i8.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
+    const double t_eigen = seconds_per_call([&] { ey.noalias() = ex * ew; }, min_s, reps);
+    std::printf("%s    {\"name\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, \"f32_gflops\": %.2f, \"int8_gops\": %.2f, "
+                "\"eigen_gflops\": %.2f}",
+                first ? "" : ",\n", s.name, s.m, s.k, s.n, flops / t_f32 / 1e9, flops / t_i8 / 1e9, flops / t_eigen / 1e9);
+    first = false;
+  }
+  std::printf("\n  ]\n}\n");
+  return 0;
+}

@@ -1,0 +1,51 @@
+// Matrix products of the model's linear layers, y = x W^T + b, on weights packed once at load into
+// the layout the SIMD128 micro-kernels stream through. Two weight formats:
+//   fp32: panels of 8 output features, [ceil(out/8)][in][8];
+//   int8: symmetric per-output-row quantization W ~ scale[j] * Wq[j, :] (done by models/quantize.py),
+//         panels of 4 output features and 4 inputs, [ceil(out/4)][ceil(in/4)][4 k-pairs x 2], so that
+//         one i32x4.dot_i16x8_s adds two inputs' products for four features. Activations are
+//         quantized per row on the fly (dynamic quantization, Jacob et al. 2018 with symmetric scales).
+// Legend: M rows of x, K = in features, N = out features.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace crossattn {
+
+/// What the product does after x W^T + b: store it, store relu of it, or add it to y (a residual).
+enum class Epilogue { kStore, kRelu, kAccumulate };
+
+/// One linear layer's weights in kernel layout. Immutable after packing.
+class PackedLinear {
+ public:
+  PackedLinear() = default;
+
+  /// Packs fp32 weights w [out, in] (PyTorch's nn.Linear layout) and bias [out] (null for none).
+  static PackedLinear from_f32(const float* w, int out, int in, const float* bias);
+
+  /// Packs int8 weights wq [out, in] with per-row scales [out]: W[j, k] = scale[j] * wq[j, k].
+  static PackedLinear from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias);
+
+  int in() const { return in_; }
+  int out() const { return out_; }
+  bool quantized() const { return !scale_.empty(); }
+  /// Bytes held by the packed weights, scales and bias.
+  size_t bytes() const;
+
+  /// y [M, out] (row stride ldy) = epilogue(x [M, in] (row stride ldx) W^T + b). No allocation once
+  /// the int8 activation buffer has grown to the largest M * in seen.
+  void apply(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
+
+ private:
+  void apply_f32(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
+  void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
+
+  int in_ = 0, out_ = 0;
+  std::vector<float> panels_;   // fp32 panels, or empty
+  std::vector<int8_t> qpanels_; // int8 panels, or empty
+  std::vector<float> scale_;    // [out] per-row weight scales of the int8 format
+  std::vector<float> bias_;     // [out], or empty
+};
+
+}  // namespace crossattn

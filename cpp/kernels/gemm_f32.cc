@@ -1,0 +1,130 @@
+// fp32 y = x W^T + b on panels of 8 output features (see gemm.h for the layout).
+//
+// The micro-kernel keeps an [MR rows x 8 NP features] block of y in registers and streams K once:
+// per input k it loads NP panel rows (2 NP vectors), broadcasts MR activations and issues
+// 2 MR NP multiplies and adds. MR x NP is chosen to fit x86's 16 vector registers, which is also
+// what V8 maps WebAssembly's v128 locals to: 4 x 1 (8 accumulators) for blocks of rows,
+// 1 x 4 for the single row of batch-1 decoding, where every weight is used once anyway.
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/gemm.h"
+#include "kernels/simd128.h"
+
+namespace crossattn {
+namespace {
+
+using simd::f32x4;
+
+constexpr int kPanel = 8;        // output features per panel
+constexpr int kRowBlock = 4;     // MR for blocks of rows
+constexpr int kPanelGroup = 4;   // NP for a single row
+
+int round_up(int n, int to) { return (n + to - 1) / to * to; }
+
+// Applies the epilogue to 4 features of one row: v = x W^T + b for features n .. n+3, of which
+// `valid` (1..4) exist in y.
+inline void finish(f32x4 v, float* y, int valid, Epilogue epilogue) {
+  if (valid == 4) {
+    if (epilogue == Epilogue::kRelu) v = simd::max(v, simd::splat(0.0f));
+    if (epilogue == Epilogue::kAccumulate) v = simd::add(v, simd::load(y));
+    simd::store(y, v);
+    return;
+  }
+  alignas(16) float lanes[4];
+  simd::store(lanes, v);
+  for (int i = 0; i < valid; ++i) {
+    const float r = epilogue == Epilogue::kRelu ? std::max(lanes[i], 0.0f) : lanes[i];
+    y[i] = epilogue == Epilogue::kAccumulate ? y[i] + r : r;
+  }
+}
+
+// y[MR, 8 NP] for rows x[MR, K] and NP consecutive panels starting at `panel`.
+template <int MR, int NP>
+void block(const float* x, int ldx, const float* panel, size_t panel_stride, int k, const float* bias, int n0,
+           int n, float* y, int ldy, Epilogue epilogue) {
+  f32x4 acc[MR][2 * NP];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::splat(0.0f);
+  }
+  for (int p = 0; p < k; ++p) {
+    f32x4 w[2 * NP];
+    for (int q = 0; q < NP; ++q) {
+      w[2 * q] = simd::load(panel + q * panel_stride + p * kPanel);
+      w[2 * q + 1] = simd::load(panel + q * panel_stride + p * kPanel + 4);
+    }
+    for (int r = 0; r < MR; ++r) {
+      const f32x4 a = simd::splat(x[r * ldx + p]);
+      for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::add(acc[r][j], simd::mul(a, w[j]));
+    }
+  }
+  for (int j = 0; j < 2 * NP; ++j) {
+    const int col = n0 + 4 * j;
+    if (col >= n) break;
+    const f32x4 b = simd::load(bias + col);
+    for (int r = 0; r < MR; ++r) finish(simd::add(acc[r][j], b), y + r * ldy + col, std::min(4, n - col), epilogue);
+  }
+}
+
+template <int MR>
+void rows_block(const float* x, int ldx, const float* panels, size_t panel_stride, int k, const float* bias,
+                int first_panel, int panel_count, int n, float* y, int ldy, Epilogue epilogue) {
+  for (int q = 0; q < panel_count; ++q) {
+    const int p = first_panel + q;
+    block<MR, 1>(x, ldx, panels + p * panel_stride, panel_stride, k, bias, p * kPanel, n, y, ldy, epilogue);
+  }
+}
+
+}  // namespace
+
+PackedLinear PackedLinear::from_f32(const float* w, int out, int in, const float* bias) {
+  PackedLinear l;
+  l.in_ = in;
+  l.out_ = out;
+  const int n_pad = round_up(out, kPanel);
+  l.panels_.assign(static_cast<size_t>(n_pad) * in, 0.0f);
+  for (int j = 0; j < out; ++j) {
+    float* panel = l.panels_.data() + static_cast<size_t>(j / kPanel) * in * kPanel;
+    for (int k = 0; k < in; ++k) panel[k * kPanel + j % kPanel] = w[static_cast<size_t>(j) * in + k];
+  }
+  l.bias_.assign(n_pad, 0.0f);
+  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
+  return l;
+}
+
+size_t PackedLinear::bytes() const {
+  return panels_.size() * sizeof(float) + qpanels_.size() + (scale_.size() + bias_.size()) * sizeof(float);
+}
+
+void PackedLinear::apply(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
+  if (quantized()) {
+    apply_int8(x, m, ldx, y, ldy, epilogue);
+  } else {
+    apply_f32(x, m, ldx, y, ldy, epilogue);
+  }
+}
+
+void PackedLinear::apply_f32(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
+  const int k = in_, n = out_, panels = round_up(n, kPanel) / kPanel;
+  const size_t stride = static_cast<size_t>(k) * kPanel;
+  const float* bias = bias_.data();
+  // Panel groups outside, rows inside: a group's panels stay in L1 while every row block uses them.
+  for (int g = 0; g < panels; g += kPanelGroup) {
+    const int count = std::min(kPanelGroup, panels - g);
+    int r = 0;
+    for (; r + kRowBlock <= m; r += kRowBlock) {
+      rows_block<kRowBlock>(x + r * ldx, ldx, panels_.data(), stride, k, bias, g, count, n, y + r * ldy, ldy, epilogue);
+    }
+    for (; r < m; ++r) {
+      const float* xr = x + r * ldx;
+      float* yr = y + r * ldy;
+      if (count == kPanelGroup) {
+        block<1, kPanelGroup>(xr, ldx, panels_.data() + g * stride, stride, k, bias, g * kPanel, n, yr, ldy, epilogue);
+      } else {
+        rows_block<1>(xr, ldx, panels_.data(), stride, k, bias, g, count, n, yr, ldy, epilogue);
+      }
+    }
+  }
+}
+
+}  // namespace crossattn

@@ -1,0 +1,172 @@
+// int8 y = x W^T + b (see gemm.h for the format).
+//
+// Weights: W[j, k] = scale_w[j] * Wq[j, k], Wq in [-127, 127], one scale per output feature.
+// Activations: each row r of x is quantized on the fly, x[r, k] ~ scale_x[r] * Xq[r, k], with
+// scale_x[r] = max_k |x[r, k]| / 127, so y[r, j] = scale_x[r] scale_w[j] sum_k Xq[r, k] Wq[j, k] + b[j].
+// The sum is exact in int32 (|products| <= 127^2, K <= 2^17 inputs).
+//
+// Packing: a panel is 4 features x 4 inputs in 16 bytes, ordered so that the low 8 bytes hold
+// inputs (k, k+1) and the high 8 bytes inputs (k+2, k+3), each as [feature 0 | 1 | 2 | 3] pairs.
+// One load8x8 widens 8 of them to int16, and one i32x4.dot_i16x8_s (SSE4.1 pmaddwd) against the
+// broadcast activation pair (Xq[k], Xq[k+1]) adds both products for all 4 features.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/gemm.h"
+#include "kernels/simd128.h"
+
+namespace crossattn {
+namespace {
+
+using simd::i16x8;
+using simd::i32x4;
+
+constexpr int kFeatures = 4;    // output features per panel (one i32x4 accumulator)
+constexpr int kInputs = 4;      // inputs per 16-byte panel step
+constexpr int kRowBlock = 4;    // MR for blocks of rows
+constexpr int kPanelGroup = 8;  // panels that stay in L1 while every row block uses them
+
+int round_up(int n, int to) { return (n + to - 1) / to * to; }
+
+// Quantized activations of the rows being multiplied, [M, K rounded up to 4] as int16, and their
+// scales [M]. Grows to the largest product seen, then is reused: no allocation in steady state.
+struct ActivationBuffer {
+  std::vector<int16_t> values;
+  std::vector<float> scales;
+};
+thread_local ActivationBuffer activations;
+
+// Quantizes rows x [M, K] into `activations` with per-row symmetric scales.
+void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
+  if (activations.values.size() < static_cast<size_t>(m) * k_pad) activations.values.resize(static_cast<size_t>(m) * k_pad);
+  if (activations.scales.size() < static_cast<size_t>(m)) activations.scales.resize(m);
+  for (int r = 0; r < m; ++r) {
+    const float* xr = x + r * ldx;
+    int16_t* q = activations.values.data() + static_cast<size_t>(r) * k_pad;
+    float amax = 0.0f;
+    for (int i = 0; i < k; ++i) amax = std::max(amax, std::fabs(xr[i]));
+    const float scale = amax > 0.0f ? amax / 127.0f : 1.0f, inv = 1.0f / scale;
+    activations.scales[r] = scale;
+    int i = 0;
+    const simd::f32x4 vinv = simd::splat(inv);
+    for (; i + 8 <= k; i += 8) {
+      const i32x4 lo = simd::to_i32(simd::round_nearest(simd::mul(simd::load(xr + i), vinv)));
+      const i32x4 hi = simd::to_i32(simd::round_nearest(simd::mul(simd::load(xr + i + 4), vinv)));
+      simd::store_i16(q + i, simd::narrow_i32(lo, hi));
+    }
+    for (; i < k; ++i) q[i] = static_cast<int16_t>(std::nearbyint(xr[i] * inv));
+    for (; i < k_pad; ++i) q[i] = 0;
+  }
+}
+
+inline i32x4 splat_pair(const int16_t* q) {
+  int32_t pair;
+  std::memcpy(&pair, q, sizeof pair);
+  return simd::splat_i32(pair);
+}
+
+// y[MR, 4 NP] for MR quantized rows and NP consecutive panels starting at `panel`.
+template <int MR, int NP>
+void block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t* panel, size_t panel_stride,
+           const float* w_scale, const float* bias, int n0, int n, float* y, int ldy, Epilogue epilogue) {
+  i32x4 acc[MR][NP];
+  for (int r = 0; r < MR; ++r) {
+    for (int q = 0; q < NP; ++q) acc[r][q] = simd::zero_i32();
+  }
+  for (int k = 0; k < k_pad; k += kInputs) {
+    i16x8 lo[NP], hi[NP];
+    for (int q = 0; q < NP; ++q) {
+      const int8_t* p = panel + q * panel_stride + k * kFeatures;
+      lo[q] = simd::load_i8x8(p);
+      hi[q] = simd::load_i8x8(p + 8);
+    }
+    for (int r = 0; r < MR; ++r) {
+      const i32x4 a01 = splat_pair(xq + r * k_pad + k), a23 = splat_pair(xq + r * k_pad + k + 2);
+      for (int q = 0; q < NP; ++q) {
+        acc[r][q] = simd::add_i32(acc[r][q], simd::add_i32(simd::dot_i16(lo[q], a01), simd::dot_i16(hi[q], a23)));
+      }
+    }
+  }
+  for (int q = 0; q < NP; ++q) {
+    const int col = n0 + kFeatures * q;
+    if (col >= n) break;
+    const int valid = std::min(kFeatures, n - col);
+    const simd::f32x4 ws = simd::load(w_scale + col), b = simd::load(bias + col);
+    for (int r = 0; r < MR; ++r) {
+      simd::f32x4 v = simd::add(simd::mul(simd::to_f32(acc[r][q]), simd::mul(ws, simd::splat(x_scale[r]))), b);
+      float* yr = y + r * ldy + col;
+      alignas(16) float lanes[4];
+      if (epilogue == Epilogue::kRelu) v = simd::max(v, simd::splat(0.0f));
+      if (valid == kFeatures) {
+        if (epilogue == Epilogue::kAccumulate) v = simd::add(v, simd::load(yr));
+        simd::store(yr, v);
+        continue;
+      }
+      simd::store(lanes, v);
+      for (int i = 0; i < valid; ++i) yr[i] = epilogue == Epilogue::kAccumulate ? yr[i] + lanes[i] : lanes[i];
+    }
+  }
+}
+
+// Panels g .. g+count-1 for MR rows, NP panels at a time: 4 for one row, 2 for a block of rows,
+// so that the accumulators and the widened weights fit in 16 vector registers.
+template <int MR>
+void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t* panels, size_t stride,
+               const float* w_scale, const float* bias, int g, int count, int n, float* y, int ldy, Epilogue e) {
+  constexpr int NP = MR == 1 ? 4 : 2;
+  int q = g;
+  for (; q + NP <= g + count; q += NP) {
+    block<MR, NP>(xq, k_pad, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, ldy, e);
+  }
+  for (; q < g + count; ++q) {
+    block<MR, 1>(xq, k_pad, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, ldy, e);
+  }
+}
+
+}  // namespace
+
+PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
+  PackedLinear l;
+  l.in_ = in;
+  l.out_ = out;
+  const int n_pad = round_up(out, kFeatures), k_pad = round_up(in, kInputs);
+  const size_t stride = static_cast<size_t>(k_pad) * kFeatures;
+  l.qpanels_.assign(static_cast<size_t>(n_pad) * k_pad, 0);
+  for (int j = 0; j < out; ++j) {
+    int8_t* panel = l.qpanels_.data() + (j / kFeatures) * stride;
+    for (int k = 0; k < in; ++k) {
+      // Step k/4 holds 16 bytes; inputs k%4 in {0,1} go to the low half, {2,3} to the high half;
+      // within a half, feature f's pair sits at 2f.
+      const int step = k / kInputs, half = (k % kInputs) / 2, in_pair = k % 2;
+      panel[step * 16 + half * 8 + (j % kFeatures) * 2 + in_pair] = wq[static_cast<size_t>(j) * in + k];
+    }
+  }
+  l.scale_.assign(n_pad, 0.0f);
+  std::copy_n(scale, out, l.scale_.begin());
+  l.bias_.assign(n_pad, 0.0f);
+  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
+  return l;
+}
+
+void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
+  const int k_pad = round_up(in_, kInputs), panels = round_up(out_, kFeatures) / kFeatures;
+  const size_t stride = static_cast<size_t>(k_pad) * kFeatures;
+  quantize_rows(x, m, ldx, in_, k_pad);
+  const int16_t* xq = activations.values.data();
+  const float* xs = activations.scales.data();
+  for (int g = 0; g < panels; g += kPanelGroup) {
+    const int count = std::min(kPanelGroup, panels - g);
+    int r = 0;
+    for (; r + kRowBlock <= m; r += kRowBlock) {
+      row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, qpanels_.data(), stride, scale_.data(), bias_.data(), g,
+                           count, out_, y + r * ldy, ldy, epilogue);
+    }
+    for (; r < m; ++r) {
+      row_block<1>(xq + r * k_pad, k_pad, xs + r, qpanels_.data(), stride, scale_.data(), bias_.data(), g, count,
+                   out_, y + r * ldy, ldy, epilogue);
+    }
+  }
+}
+
+}  // namespace crossattn

@@ -1,0 +1,114 @@
+// The 128-bit SIMD operations our kernels are written in, with one implementation for WebAssembly
+// SIMD128 (wasm_simd128.h, -msimd128) and one for x86 SSE4.1 (the native build), so that the native
+// build runs the same kernels at the same vector width and measures what WebAssembly costs.
+// Every operation maps to one instruction on both targets (WebAssembly has no FMA without relaxed
+// SIMD, so neither build fuses multiply and add). Loads and stores are unaligned.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE4_1__)
+#include <smmintrin.h>
+#else
+#error "crossattn's kernels need WebAssembly SIMD128 (-msimd128) or x86 SSE4.1 (-msse4.1)"
+#endif
+
+namespace crossattn::simd {
+
+#if defined(__wasm_simd128__)
+
+using f32x4 = v128_t;
+using i32x4 = v128_t;
+using i16x8 = v128_t;
+
+inline f32x4 load(const float* p) { return wasm_v128_load(p); }
+inline void store(float* p, f32x4 v) { wasm_v128_store(p, v); }
+inline f32x4 splat(float x) { return wasm_f32x4_splat(x); }
+inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
+inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
+inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
+inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
+inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
+inline f32x4 round_nearest(f32x4 a) { return wasm_f32x4_nearest(a); }
+/// Truncating float -> int32 conversion of values already known to be in range.
+inline i32x4 to_i32(f32x4 a) { return wasm_i32x4_trunc_sat_f32x4(a); }
+inline f32x4 to_f32(i32x4 a) { return wasm_f32x4_convert_i32x4(a); }
+inline i32x4 add_i32(i32x4 a, i32x4 b) { return wasm_i32x4_add(a, b); }
+inline i32x4 shift_left_i32(i32x4 a, int bits) { return wasm_i32x4_shl(a, bits); }
+inline f32x4 reinterpret_f32(i32x4 a) { return a; }
+inline i32x4 splat_i32(int32_t x) { return wasm_i32x4_splat(x); }
+/// Eight int8 at p, sign-extended to int16 lanes.
+inline i16x8 load_i8x8(const int8_t* p) { return wasm_i16x8_load8x8(p); }
+/// Pairwise int16 products summed into int32 lanes: lane i = a[2i] b[2i] + a[2i+1] b[2i+1].
+inline i32x4 dot_i16(i16x8 a, i16x8 b) { return wasm_i32x4_dot_i16x8(a, b); }
+inline i32x4 zero_i32() { return wasm_i32x4_const_splat(0); }
+/// Packs two int32x4 into int16x8 with signed saturation.
+inline i16x8 narrow_i32(i32x4 a, i32x4 b) { return wasm_i16x8_narrow_i32x4(a, b); }
+inline void store_i16(int16_t* p, i16x8 v) { wasm_v128_store(p, v); }
+
+#else
+
+using f32x4 = __m128;
+using i32x4 = __m128i;
+using i16x8 = __m128i;
+
+inline f32x4 load(const float* p) { return _mm_loadu_ps(p); }
+inline void store(float* p, f32x4 v) { _mm_storeu_ps(p, v); }
+inline f32x4 splat(float x) { return _mm_set1_ps(x); }
+inline f32x4 add(f32x4 a, f32x4 b) { return _mm_add_ps(a, b); }
+inline f32x4 sub(f32x4 a, f32x4 b) { return _mm_sub_ps(a, b); }
+inline f32x4 mul(f32x4 a, f32x4 b) { return _mm_mul_ps(a, b); }
+inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(a, b); }
+inline f32x4 min(f32x4 a, f32x4 b) { return _mm_min_ps(a, b); }
+inline f32x4 round_nearest(f32x4 a) { return _mm_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+inline i32x4 to_i32(f32x4 a) { return _mm_cvttps_epi32(a); }
+inline f32x4 to_f32(i32x4 a) { return _mm_cvtepi32_ps(a); }
+inline i32x4 add_i32(i32x4 a, i32x4 b) { return _mm_add_epi32(a, b); }
+inline i32x4 shift_left_i32(i32x4 a, int bits) { return _mm_slli_epi32(a, bits); }
+inline f32x4 reinterpret_f32(i32x4 a) { return _mm_castsi128_ps(a); }
+inline i32x4 splat_i32(int32_t x) { return _mm_set1_epi32(x); }
+inline i16x8 load_i8x8(const int8_t* p) { return _mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))); }
+inline i32x4 dot_i16(i16x8 a, i16x8 b) { return _mm_madd_epi16(a, b); }
+inline i32x4 zero_i32() { return _mm_setzero_si128(); }
+inline i16x8 narrow_i32(i32x4 a, i32x4 b) { return _mm_packs_epi32(a, b); }
+inline void store_i16(int16_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+
+#endif
+
+/// Sum of the four lanes.
+inline float sum(f32x4 v) {
+  alignas(16) float lanes[4];
+  store(lanes, v);
+  return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+}
+
+/// Largest of the four lanes.
+inline float max_lane(f32x4 v) {
+  alignas(16) float lanes[4];
+  store(lanes, v);
+  const float a = lanes[0] > lanes[1] ? lanes[0] : lanes[1], b = lanes[2] > lanes[3] ? lanes[2] : lanes[3];
+  return a > b ? a : b;
+}
+
+/// exp(x) for every lane, to about 2 ulp on [-87.3, 88], inputs outside clamped to that range: Cephes' expf, as in Eigen's
+/// pexp. x = n ln2 + r with |r| <= ln2 / 2; exp(r) by a degree-5 polynomial; 2^n by the exponent bits.
+inline f32x4 exp(f32x4 x) {
+  x = min(max(x, splat(-87.3f)), splat(88.0f));
+  const f32x4 n = round_nearest(mul(x, splat(1.44269504088896341f)));
+  // r = x - n ln2, with ln2 split in two for precision (Cody-Waite).
+  f32x4 r = sub(x, mul(n, splat(0.693359375f)));
+  r = sub(r, mul(n, splat(-2.12194440e-4f)));
+  f32x4 p = splat(1.9875691500e-4f);
+  p = add(mul(p, r), splat(1.3981999507e-3f));
+  p = add(mul(p, r), splat(8.3334519073e-3f));
+  p = add(mul(p, r), splat(4.1665795894e-2f));
+  p = add(mul(p, r), splat(1.6666665459e-1f));
+  p = add(mul(p, r), splat(5.0000001201e-1f));
+  p = add(add(mul(mul(p, r), r), r), splat(1.0f));
+  const f32x4 two_n = reinterpret_f32(shift_left_i32(add_i32(to_i32(n), splat_i32(127)), 23));
+  return mul(p, two_n);
+}
+
+}  // namespace crossattn::simd

@@ -1,0 +1,38 @@
+#include "layers/self_attention.h"
+
+#include <algorithm>
+
+#include "layers/attention.h"
+
+namespace crossattn {
+
+void encoder_self_attention(const float* h, int s_len, const SelfAttentionWeights& w, int n_heads, float* qkv,
+                            float* context, float* probs, float* x) {
+  const int d = w.out_proj.out();
+  w.qkv_proj.apply(h, s_len, d, qkv, 3 * d, Epilogue::kStore);  // [S, 3D]: q | k | v
+  for (int s = 0; s < s_len; ++s) {
+    attend(qkv + s * 3 * d, qkv + d, qkv + 2 * d, 3 * d, s_len, s_len, n_heads, d, context + s * d, probs);
+  }
+  w.out_proj.apply(context, s_len, d, x, d, Epilogue::kAccumulate);
+}
+
+void decoder_self_attention(const float* h, int m, const SelfAttentionWeights& w, int n_heads,
+                            DecoderState* const* states, const int* positions, int layer, float* qkv, float* context,
+                            float* probs, float* x) {
+  const int d = w.out_proj.out();
+  w.qkv_proj.apply(h, m, d, qkv, 3 * d, Epilogue::kStore);  // [M, 3D]
+  // Every row's key and value enter its cache first, so that rows of one state (forced decoding)
+  // see each other up to their own position.
+  for (int r = 0; r < m; ++r) {
+    float* cache_row = states[r]->self_kv_layer(layer) + static_cast<size_t>(positions[r]) * 2 * d;
+    std::copy_n(qkv + r * 3 * d + d, 2 * d, cache_row);
+  }
+  for (int r = 0; r < m; ++r) {
+    const float* cache = states[r]->self_kv_layer(layer);
+    attend(qkv + r * 3 * d, cache, cache + d, 2 * d, positions[r] + 1, positions[r] + 1, n_heads, d, context + r * d,
+           probs);
+  }
+  w.out_proj.apply(context, m, d, x, d, Epilogue::kAccumulate);
+}
+
+}  // namespace crossattn

@@ -1,0 +1,93 @@
+"""Read and write crossattn model files (safetensors containers, docs/model-format.md) from Python.
+
+Shared by export.py (writes a trained run), quantize.py (int8 from a model file) and
+bench/export_onnx.py (the same weights for onnxruntime-web).
+"""
+import json
+import re
+import struct
+
+import torch
+
+FORMAT, FORMAT_VERSION = "crossattn", "1"
+DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.uint8: "U8", torch.int32: "I32", torch.int8: "I8"}
+TORCH_DTYPES = {v: k for k, v in DTYPES.items()} | {"BF16": torch.bfloat16}
+
+# PyTorch module names (models/transformer.py) -> the engine's tensor names (docs/model-format.md).
+RENAMES = [
+    (r"^encoder_layers\.(\d+)\.self_attn_sublayer\.norm\.", r"encoder.layers.\1.self_attn_layer_norm."),
+    (r"^encoder_layers\.(\d+)\.ffn_sublayer\.norm\.", r"encoder.layers.\1.final_layer_norm."),
+    (r"^encoder_layers\.(\d+)\.self_attn\.", r"encoder.layers.\1.self_attn."),
+    (r"^encoder_layers\.(\d+)\.ffn\.", r"encoder.layers.\1."),
+    (r"^decoder_layers\.(\d+)\.self_attn_sublayer\.norm\.", r"decoder.layers.\1.self_attn_layer_norm."),
+    (r"^decoder_layers\.(\d+)\.cross_attn_sublayer\.norm\.", r"decoder.layers.\1.cross_attn_layer_norm."),
+    (r"^decoder_layers\.(\d+)\.ffn_sublayer\.norm\.", r"decoder.layers.\1.final_layer_norm."),
+    (r"^decoder_layers\.(\d+)\.(self_attn|cross_attn)\.", r"decoder.layers.\1.\2."),
+    (r"^decoder_layers\.(\d+)\.ffn\.", r"decoder.layers.\1."),
+    (r"^encoder_norm\.", "encoder.layer_norm."),
+    (r"^decoder_norm\.", "decoder.layer_norm."),
+]
+
+
+def engine_name(name):
+    """The engine's tensor name for a PyTorch state-dict key."""
+    for pattern, repl in RENAMES:
+        if re.match(pattern, name):
+            return re.sub(pattern, repl, name)
+    return name
+
+
+def write_safetensors(path, tensors, metadata):
+    """Writes {name: tensor} and a {str: str} metadata map as safetensors, wider dtypes first so that
+    every tensor stays aligned to its element size, and the header padded to 8 bytes."""
+    order = sorted(tensors, key=lambda n: (-tensors[n].element_size(), n))
+    header, offset, blobs = {"__metadata__": metadata}, 0, []
+    for name in order:
+        t = tensors[name].contiguous()
+        data = t.numpy().tobytes()
+        header[name] = {"dtype": DTYPES[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    header_bytes = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    header_bytes += b" " * (-len(header_bytes) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(header_bytes)))
+        f.write(header_bytes)
+        for blob in blobs:
+            f.write(blob)
+
+
+def read_safetensors(path):
+    """Returns ({name: tensor}, metadata) of a safetensors file."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n])
+    metadata = header.pop("__metadata__", {})
+    data = raw[8 + n :]
+    tensors = {}
+    for name, entry in header.items():
+        begin, end = entry["data_offsets"]
+        t = torch.frombuffer(bytearray(data[begin:end]), dtype=TORCH_DTYPES[entry["dtype"]])
+        tensors[name] = t.reshape(entry["shape"])
+    return tensors, metadata
+
+
+def load_model(path):
+    """The fp32 Transformer of a model file (int8 tensors dequantized), its config, tensors and metadata."""
+    from transformer import Transformer
+
+    tensors, metadata = read_safetensors(path)
+    config = json.loads(metadata["config"])
+    config.setdefault("dropout", 0.0)
+    for key in ("attention_dropout", "activation_dropout"):
+        config.setdefault(key, 0.0)
+    model = Transformer(config)
+    state = {}
+    for key in model.state_dict():
+        t = tensors[engine_name(key)]
+        if t.dtype == torch.int8:
+            t = t.float() * tensors[engine_name(key) + "_scale"].float()[:, None]
+        state[key] = t.float()
+    model.load_state_dict(state)
+    return model.eval(), config, tensors, metadata
