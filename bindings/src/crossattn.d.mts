@@ -14,6 +14,8 @@ export type EngineTranslation = Omit<Translation, 'crossAttention' | 'ms'> & {
 };
 export interface WasmTranslator {
   translate(text: string, maxLength: number, attention: boolean): EngineTranslation | { error: EngineError };
+  translateBatch(texts: string[], maxLength: number, attention: boolean):
+    { results: EngineTranslation[] } | { error: EngineError };
   config(): ModelConfig;
   delete(): void;
 }

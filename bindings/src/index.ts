@@ -1,5 +1,5 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
-export { Translator } from './translator.js';
+export { Translator, splitSentences } from './translator.js';
 export type { LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export {

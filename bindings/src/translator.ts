@@ -1,4 +1,4 @@
-import createCrossattnModule, { type EngineModule, type WasmTranslator } from './crossattn.mjs';
+import createCrossattnModule, { type EngineModule, type EngineTranslation, type WasmTranslator } from './crossattn.mjs';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
@@ -72,6 +72,34 @@ function reshapeAttention(flat: Float32Array, layers: number, heads: number, t: 
   return out;
 }
 
+function toTranslation(r: EngineTranslation, ms: number): Translation {
+  const result: Translation = {
+    text: r.text,
+    sourceTokens: r.sourceTokens,
+    targetTokens: r.targetTokens,
+    sourceIds: r.sourceIds,
+    targetIds: r.targetIds,
+    logProb: r.logProb,
+    ms,
+  };
+  if (r.crossAttention) {
+    result.crossAttention = reshapeAttention(r.crossAttention, r.layers, r.heads, r.targetTokens.length,
+                                             r.sourceTokens.length);
+  }
+  return result;
+}
+
+/**
+ * Splits a paragraph into sentences with the platform's Unicode sentence segmentation
+ * (Intl.Segmenter, UAX #29) for `lang` (a BCP 47 tag such as the model's sourceLang). Blank
+ * segments are dropped and each sentence is trimmed, so the result can go to translateBatch().
+ * @example splitSentences('A dog runs. A cat sleeps.', 'en')  // ['A dog runs.', 'A cat sleeps.']
+ */
+export function splitSentences(text: string, lang: string): string[] {
+  const segmenter = new Intl.Segmenter(lang, { granularity: 'sentence' });
+  return Array.from(segmenter.segment(text), (s) => s.segment.trim()).filter((s) => s.length > 0);
+}
+
 /**
  * An encoder-decoder Transformer translator running in WebAssembly (Node 20, browsers, Web Workers).
  *
@@ -113,32 +141,49 @@ export class Translator {
    *   DisposedError after dispose(). The translator stays usable after any error but the last.
    */
   async translate(text: string, options: TranslateOptions = {}): Promise<Translation> {
-    if (this.engine === null) throw new DisposedError('this Translator was disposed');
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string');
+    const [maxLength, attention] = this.checkOptions(options);
+    const start = performance.now();
+    // Lone UTF-16 surrogates have no UTF-8 form: they become U+FFFD, as TextEncoder does.
+    const r = this.liveEngine().translate(text.toWellFormed(), maxLength, attention);
+    const ms = performance.now() - start;
+    if ('error' in r) throw errorFromEngine(r.error);
+    return toTranslation(r, ms);
+  }
+
+  /**
+   * Translates several sentences as one batch: each is encoded alone, then all are decoded
+   * together, so every weight matrix is read once per step for the whole batch instead of once
+   * per sentence (faster than one translate() per sentence; `npm run bench` measures by how much).
+   * Results are in order and equal to translating each text alone; each result's `ms` is the
+   * batch's wall time. For a paragraph, split it first with splitSentences().
+   * @throws InvalidInputError for a bad option or a non-string entry; InputTooLongError naming the
+   *   first text past max_positions source tokens (nothing is translated then); DisposedError.
+   */
+  async translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
+    if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) {
+      throw new InvalidInputError('texts must be an array of strings');
+    }
+    const [maxLength, attention] = this.checkOptions(options);
+    const start = performance.now();
+    const r = this.liveEngine().translateBatch(texts.map((t) => t.toWellFormed()), maxLength, attention);
+    const ms = performance.now() - start;
+    if ('error' in r) throw errorFromEngine(r.error);
+    return r.results.map((one) => toTranslation(one, ms));
+  }
+
+  private liveEngine(): WasmTranslator {
+    if (this.engine === null) throw new DisposedError('this Translator was disposed');
+    return this.engine;
+  }
+
+  private checkOptions(options: TranslateOptions): [maxLength: number, attention: boolean] {
+    this.liveEngine();
     const maxLength = options.maxLength ?? 0;
     if (!Number.isInteger(maxLength) || maxLength < 0) {
       throw new InvalidInputError('maxLength must be a non-negative integer');
     }
-    const attention = options.attention ?? true;
-    const start = performance.now();
-    // Lone UTF-16 surrogates have no UTF-8 form: they become U+FFFD, as TextEncoder does.
-    const r = this.engine.translate(text.toWellFormed(), maxLength, attention);
-    const ms = performance.now() - start;
-    if ('error' in r) throw errorFromEngine(r.error);
-    const result: Translation = {
-      text: r.text,
-      sourceTokens: r.sourceTokens,
-      targetTokens: r.targetTokens,
-      sourceIds: r.sourceIds,
-      targetIds: r.targetIds,
-      logProb: r.logProb,
-      ms,
-    };
-    if (r.crossAttention) {
-      result.crossAttention = reshapeAttention(r.crossAttention, r.layers, r.heads, r.targetTokens.length,
-                                               r.sourceTokens.length);
-    }
-    return result;
+    return [maxLength, options.attention ?? true];
   }
 
   /** Frees the WebAssembly memory of this translator; later calls throw DisposedError. */

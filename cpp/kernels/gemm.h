@@ -30,8 +30,6 @@ class PackedLinear {
   int in() const { return in_; }
   int out() const { return out_; }
   bool quantized() const { return !scale_.empty(); }
-  /// Bytes held by the packed weights, scales and bias.
-  size_t bytes() const;
 
   /// y [M, out] (row stride ldy) = epilogue(x [M, in] (row stride ldx) W^T + b). No allocation once
   /// the int8 activation buffer has grown to the largest M * in seen.

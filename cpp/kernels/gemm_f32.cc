@@ -92,10 +92,6 @@ PackedLinear PackedLinear::from_f32(const float* w, int out, int in, const float
   return l;
 }
 
-size_t PackedLinear::bytes() const {
-  return panels_.size() * sizeof(float) + qpanels_.size() + (scale_.size() + bias_.size()) * sizeof(float);
-}
-
 void PackedLinear::apply(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
   if (quantized()) {
     apply_int8(x, m, ldx, y, ldy, epilogue);

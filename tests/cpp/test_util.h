@@ -16,6 +16,12 @@ inline std::string model_path() {
   return env ? env : CROSSATTN_TEST_MODEL;
 }
 
+// The int8 quantization of that model: $CROSSATTN_TEST_INT8_MODEL, else CMake's default.
+inline std::string int8_model_path() {
+  const char* env = std::getenv("CROSSATTN_TEST_INT8_MODEL");
+  return env ? env : CROSSATTN_TEST_INT8_MODEL;
+}
+
 // The PyTorch parity fixture of that model: $CROSSATTN_TEST_FIXTURE, else CMake's default.
 inline std::string fixture_path() {
   const char* env = std::getenv("CROSSATTN_TEST_FIXTURE");
