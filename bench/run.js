@@ -33,6 +33,7 @@ const sentences = Number(values.sentences ?? (values.quick ? 100 : 1000));
 const batch = Number(values.batch);
 const work = path.join(root, 'build', 'bench');
 mkdirSync(work, { recursive: true });
+mkdirSync(values.out, { recursive: true });
 const fp32Model = path.join(root, 'models', 'multi30k-en-de.crossattn');
 const int8Model = path.join(root, 'models', 'multi30k-en-de.int8.crossattn');
 

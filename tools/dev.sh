@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine (as root) and builds everything, then serves the demo or runs every test.
 #   bash tools/dev.sh serve    install, build, serve the demo page (prints its URL)
-#   bash tools/dev.sh test     install, build, run every test (C++, the training pipeline, JS, browser)
+#   bash tools/dev.sh test     install, build, run every test (C++, the training pipeline, JS, browser, bench smoke)
 #   bash tools/dev.sh build    install and build only
 # Environment: CROSSATTN_DATA (default ../shared/data), PORT for serve (default 8080).
 set -euo pipefail
@@ -50,12 +50,18 @@ run_tests() {
   /usr/bin/python3 models/export.py --run build/smoke --weights checkpoint.pt --config models/configs/smoke.json \
     --out build/smoke/smoke.crossattn --fixture build/smoke/parity.safetensors
   CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.crossattn CROSSATTN_TEST_FIXTURE=$PWD/build/smoke/parity.safetensors \
-    build/native/tests/cpp/crossattn_tests --gtest_filter='Parity*:KVCache*:ModelFile*:Attention*'
+    build/native/tests/cpp/crossattn_tests --gtest_filter='Parity*:KVCache*:ModelFile*:Attention*:Decoding*'
+  /usr/bin/python3 models/quantize.py --model build/smoke/smoke.crossattn --out build/smoke/smoke.int8.crossattn
+  CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.int8.crossattn \
+    build/native/tests/cpp/crossattn_tests --gtest_filter='Decoding*:KVCache*'
 
   step "JS tests (Vitest): the wasm engine in Node"
   npx vitest run --config tests/js/vitest.config.js
   step "end-to-end (playwright-core + chromium): the demo page"
   npx vitest run --config tests/e2e/vitest.config.js
+
+  step "benchmark smoke run (100 sentences, 1 run; docs/performance.md comes from a full npm run bench)"
+  node bench/run.js --quick --out build/bench/quick
 }
 
 install_packages

@@ -4,7 +4,10 @@
  * In the worker:   import { serveTranslator } from 'crossattn/worker'; serveTranslator();
  * On the page:     const t = await WorkerTranslator.load(new Worker(url, { type: 'module' }), modelUrl);
  *
- * Protocol: the page posts {id, type: 'load', model, wasm?} or {id, type: 'translate', text, options};
+ * For long documents, WorkerPool spreads the sentences over several such workers.
+ *
+ * Protocol: the page posts {id, type: 'load', model, wasm?}, {id, type: 'translate', text, options}
+ * or {id, type: 'translateBatch', texts, options};
  * the worker answers {id, type: 'progress', loaded, total}, {id, type: 'result', value} or
  * {id, type: 'error', error: {name, message}}.
  */
@@ -14,7 +17,8 @@ import { Translator, type ModelConfig, type TranslateOptions, type Translation }
 
 type Request =
   | { id: number; type: 'load'; model: ByteSource; wasm?: ByteSource }
-  | { id: number; type: 'translate'; text: string; options?: TranslateOptions };
+  | { id: number; type: 'translate'; text: string; options?: TranslateOptions }
+  | { id: number; type: 'translateBatch'; texts: string[]; options?: TranslateOptions };
 
 /** A request before the client numbers it (Omit distributed over the union). */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -44,9 +48,11 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
         port.postMessage({ id: request.id, type: 'result', value: translator.config });
       } else {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
-        const value = await translator.translate(request.text, request.options);
-        const buffer = value.crossAttention?.[0]?.[0]?.[0]?.buffer;
-        port.postMessage({ id: request.id, type: 'result', value }, buffer ? [buffer as ArrayBuffer] : []);
+        const value = request.type === 'translate' ? [await translator.translate(request.text, request.options)]
+                                                   : await translator.translateBatch(request.texts, request.options);
+        // Each result's attention rows are views of one buffer: move it instead of copying.
+        const buffers = value.flatMap((r) => r.crossAttention?.[0]?.[0]?.[0]?.buffer ?? []) as ArrayBuffer[];
+        port.postMessage({ id: request.id, type: 'result', value: request.type === 'translate' ? value[0] : value }, buffers);
       }
     } catch (e) {
       const error = e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
@@ -76,6 +82,11 @@ export class WorkerTranslator {
     return this.call({ type: 'translate', text, options }) as Promise<Translation>;
   }
 
+  /** Same contract as Translator.translateBatch. */
+  translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
+    return this.call({ type: 'translateBatch', texts: [...texts], options }) as Promise<Translation[]>;
+  }
+
   /** Ends the worker and with it the wasm memory. */
   dispose(): void {
     this.worker.terminate();
@@ -101,5 +112,44 @@ export class WorkerTranslator {
     this.pending.delete(reply.id);
     if (reply.type === 'result') entry.resolve(reply.value);
     else entry.reject(errorFromEngine(reply.error) as CrossattnError);
+  }
+}
+
+/**
+ * Several workers, each with its own copy of the model, sharing the sentences of long documents:
+ * translateBatch() cuts the texts into one contiguous chunk per worker, each worker decodes its
+ * chunk as one batch, and the results come back in order. Memory grows with the pool size (one
+ * model and one wasm heap per worker).
+ *
+ * @example
+ *   const workers = Array.from({ length: 3 }, () => new Worker(url, { type: 'module' }));
+ *   const pool = await WorkerPool.load(workers, modelUrl);
+ *   const results = await pool.translateBatch(splitSentences(paragraph, pool.config.sourceLang));
+ */
+export class WorkerPool {
+  private constructor(private readonly translators: WorkerTranslator[]) {}
+
+  /** Loads `model` in every worker (in parallel); onProgress reports the first worker's download. */
+  static async load(workers: Worker[], model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
+    if (workers.length === 0) throw new RangeError('a WorkerPool needs at least one worker');
+    const translators = await Promise.all(workers.map((worker, i) =>
+      WorkerTranslator.load(worker, model, { wasm: options.wasm, onProgress: i === 0 ? options.onProgress : undefined })));
+    return new WorkerPool(translators);
+  }
+
+  get config(): ModelConfig { return this.translators[0].config; }
+  get size(): number { return this.translators.length; }
+
+  /** Same contract as Translator.translateBatch; each result's `ms` is its worker's batch time. */
+  async translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
+    const chunk = Math.max(1, Math.ceil(texts.length / this.translators.length));
+    const parts = await Promise.all(this.translators.map((t, i) =>
+      i * chunk < texts.length ? t.translateBatch(texts.slice(i * chunk, (i + 1) * chunk), options) : []));
+    return parts.flat();
+  }
+
+  /** Ends every worker. */
+  dispose(): void {
+    for (const t of this.translators) t.dispose();
   }
 }

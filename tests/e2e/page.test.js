@@ -69,3 +69,22 @@ test('translates in the browser and shows one heatmap row per target token', asy
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
+
+test('a paragraph is split into sentences, translated by the worker pool, each with its attention', async () => {
+  const paragraph = 'A dog runs through the grass. Two young men are playing soccer on a field. A woman is reading a book.';
+  await page.fill('#source', paragraph);
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.dataset.source?.startsWith('A dog'));
+  const options = await page.$$eval('#sentence option', (o) => o.map((x) => x.textContent));
+  expect(options).toHaveLength(3);
+  expect(await page.isVisible('#sentence-control')).toBe(true);
+  const text = await page.textContent('#target');
+  expect(text).toMatch(/Hund/);
+  expect(text).toMatch(/Fußball/);
+  expect(await page.textContent('#meta')).toMatch(/^3 sentences/);
+  // Choosing the second sentence shows its attention.
+  await page.selectOption('#sentence', '1');
+  expect(await page.getAttribute('#heatmap', 'data-source')).toBe('Two young men are playing soccer on a field.');
+  await page.screenshot({ path: new URL('paragraph.png', SCREENSHOTS).pathname, fullPage: true });
+  expect(foreignRequests).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
