@@ -6,7 +6,6 @@
 // what V8 maps WebAssembly's v128 locals to: 4 x 1 (8 accumulators) for blocks of rows,
 // 1 x 4 for the single row of batch-1 decoding, where every weight is used once anyway.
 #include <algorithm>
-#include <cstring>
 
 #include "kernels/gemm.h"
 #include "kernels/simd128.h"

@@ -173,9 +173,13 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
   const std::string src_name = c.shared_vocab ? "shared.weight" : "encoder.embed_tokens.weight";
   const std::string tgt_name = c.shared_vocab ? "shared.weight" : "decoder.embed_tokens.weight";
   RawMatrix tgt = read_matrix(file, tgt_name, v, d);
-  const RawMatrix out = c.tied_embeddings ? tgt : read_matrix(file, "lm_head.weight", v, d);
-  w.output_projection = pack(out, c.final_logits_bias ? read_vector(file, "final_logits_bias", v) : std::vector<float>{});
-  w.quantized = out.quantized();
+  const std::vector<float> logits_bias = c.final_logits_bias ? read_vector(file, "final_logits_bias", v) : std::vector<float>{};
+  // Packed from the target embedding itself when tied, so the table is read and converted once.
+  if (c.tied_embeddings) {
+    w.output_projection = pack(tgt, logits_bias);
+  } else {
+    w.output_projection = pack(read_matrix(file, "lm_head.weight", v, d), logits_bias);
+  }
   if (c.shared_vocab) {
     w.src_embed = to_embedding(std::move(tgt));
   } else {

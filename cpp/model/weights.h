@@ -81,7 +81,6 @@ struct TransformerWeights {
   std::vector<EncoderLayerWeights> encoder_layers;
   std::vector<DecoderLayerWeights> decoder_layers;
   LayerNorm encoder_norm, decoder_norm;  // final layer norms of pre-norm stacks; empty for post-norm
-  bool quantized = false;                // the linear layers are int8
 
   const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 

@@ -32,8 +32,8 @@ std::vector<double> log_softmax(const float* row, int v) {
 
 TEST(QuantizedModel, AgreesWithTheFloatModelOnForcedTargets) {
   const Transformer fp32 = load(testing::model_path()), int8 = load(testing::int8_model_path());
-  ASSERT_TRUE(int8.weights().quantized);
-  ASSERT_FALSE(fp32.weights().quantized);
+  ASSERT_TRUE(int8.weights().output_projection.quantized());
+  ASSERT_FALSE(fp32.weights().output_projection.quantized());
   const Translator translator = Translator::from_file(testing::model_path());
   const ModelConfig& c = fp32.config();
   int positions = 0, agree = 0;
