@@ -48,24 +48,31 @@ class WasmTranslator {
  public:
   explicit WasmTranslator(crossattn::Translator translator) : translator_(std::move(translator)) {}
 
-  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, logProb, layers, heads,
-  ///  crossAttention: Float32Array [layers * heads * T * S] or null} or {error}.
-  val translate(const std::string& text, int max_length, bool attention) const {
-    return guarded([&] { return to_value(translator_.translate(text, options(max_length, attention)), attention); });
+  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, logProb, layers, heads, sourceWords,
+  ///  targetWords, sourceWordOfToken, targetWordOfToken, crossAttention: Float32Array
+  ///  [layers * heads * T * S] or null, residual: Float32Array [layers * T * 3] or null,
+  ///  alignment: {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}
+  ///  or null} or {error}. `options` is a checked TranslateOptions object (translator.ts).
+  val translate(const std::string& text, const val& options) const {
+    return guarded([&] { return to_value(translator_.translate(text, parse(options))); });
   }
 
   /// {results: [one object as translate() returns per text]} or {error}, for an array of strings,
   /// decoded together as one batch (Translator::translate_batch).
-  val translate_batch(const val& texts, int max_length, bool attention) const {
+  val translate_batch(const val& texts, const val& options) const {
     return guarded([&] {
-      const auto results =
-          translator_.translate_batch(emscripten::vecFromJSArray<std::string>(texts), options(max_length, attention));
+      const auto results = translator_.translate_batch(emscripten::vecFromJSArray<std::string>(texts), parse(options));
       val array = val::array();
-      for (size_t i = 0; i < results.size(); ++i) array.set(i, to_value(results[i], attention));
+      for (size_t i = 0; i < results.size(); ++i) array.set(i, to_value(results[i]));
       val out = val::object();
       out.set("results", array);
       return out;
     });
+  }
+
+  /// Forced alignment of target to source (Translator::align): an object as translate() returns.
+  val align(const std::string& source, const std::string& target, const val& options) const {
+    return guarded([&] { return to_value(translator_.align(source, target, parse(options))); });
   }
 
   /// The model config as a plain object.
@@ -86,14 +93,40 @@ class WasmTranslator {
   }
 
  private:
-  static crossattn::TranslateOptions options(int max_length, bool attention) {
+  static crossattn::AlignmentMethod method(const std::string& name) {
+    if (name == "argmax") return crossattn::AlignmentMethod::kArgmax;
+    if (name == "threshold") return crossattn::AlignmentMethod::kThreshold;
+    if (name == "grow-diag-final-and") return crossattn::AlignmentMethod::kGrowDiagFinalAnd;
+    throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "unknown alignment method '" + name + "'");
+  }
+
+  // Options from {maxLength, attention, residual, alignment: {layers, heads, method, threshold, shift,
+  // mergeSubwords} | null}; the wrapper has checked their types.
+  static crossattn::TranslateOptions parse(const val& options) {
     crossattn::TranslateOptions o;
-    o.max_length = max_length;
-    o.attention = attention;
+    o.max_length = options["maxLength"].as<int>();
+    o.attention = options["attention"].as<bool>();
+    o.residual = options["residual"].as<bool>();
+    const val alignment = options["alignment"];
+    if (!alignment.isNull()) {  // fields left undefined keep the engine's defaults
+      crossattn::AlignmentOptions a;
+      if (!alignment["layers"].isUndefined()) a.layers = emscripten::vecFromJSArray<int>(alignment["layers"]);
+      if (!alignment["heads"].isUndefined()) a.heads = emscripten::vecFromJSArray<int>(alignment["heads"]);
+      if (!alignment["method"].isUndefined()) a.method = method(alignment["method"].as<std::string>());
+      if (!alignment["threshold"].isUndefined()) a.threshold = alignment["threshold"].as<float>();
+      if (!alignment["shift"].isUndefined()) a.shift = alignment["shift"].as<bool>();
+      if (!alignment["mergeSubwords"].isUndefined()) a.merge_subwords = alignment["mergeSubwords"].as<bool>();
+      o.alignment = std::move(a);
+    }
     return o;
   }
 
-  static val to_value(const crossattn::Translation& r, bool attention) {
+  // A copy out of the wasm heap (slice), so that the result survives later heap growth; null if empty.
+  static val floats(const std::vector<float>& v) {
+    return v.empty() ? val::null() : val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
+  }
+
+  static val to_value(const crossattn::Translation& r) {
     val out = val::object();
     out.set("text", r.text);
     out.set("sourceTokens", to_array(r.source_tokens));
@@ -103,11 +136,25 @@ class WasmTranslator {
     out.set("logProb", r.log_prob);
     out.set("layers", r.layers);
     out.set("heads", r.heads);
-    // slice() copies out of the wasm heap, so the result survives later heap growth.
-    out.set("crossAttention",
-            attention ? val(emscripten::typed_memory_view(r.cross_attention.size(), r.cross_attention.data()))
-                            .call<val>("slice")
-                      : val::null());
+    out.set("sourceWords", to_array(r.source_words));
+    out.set("targetWords", to_array(r.target_words));
+    out.set("sourceWordOfToken", to_array(r.source_word_of_token));
+    out.set("targetWordOfToken", to_array(r.target_word_of_token));
+    out.set("crossAttention", floats(r.cross_attention));
+    out.set("residual", floats(r.residual));
+    val alignment = val::null();
+    if (r.alignment) {
+      alignment = val::object();
+      alignment.set("srcLen", r.alignment->src_len);
+      alignment.set("tgtLen", r.alignment->tgt_len);
+      alignment.set("weights", floats(r.alignment->weights));
+      val links = val::array();
+      for (size_t i = 0; i < r.alignment->links.size(); ++i) {
+        links.set(i, to_array(std::vector<int>{r.alignment->links[i].first, r.alignment->links[i].second}));
+      }
+      alignment.set("links", links);
+    }
+    out.set("alignment", alignment);
     return out;
   }
 
@@ -133,6 +180,7 @@ EMSCRIPTEN_BINDINGS(crossattn) {
   emscripten::class_<WasmTranslator>("WasmTranslator")
       .function("translate", &WasmTranslator::translate)
       .function("translateBatch", &WasmTranslator::translate_batch)
+      .function("align", &WasmTranslator::align)
       .function("config", &WasmTranslator::config);
   emscripten::function("loadTranslator", &load_translator);
 }

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "alignment/word_alignment.h"
 #include "model/config.h"
 
 namespace crossattn {
@@ -23,6 +25,10 @@ struct TranslateOptions {
   int max_length = 0;
   /// Return the cross-attention weights (costs memory: layers * heads * T * S floats).
   bool attention = true;
+  /// Return Translation::residual, the statistics of each cross-attention residual connection.
+  bool residual = false;
+  /// Return Translation::alignment, word alignments made with these options.
+  std::optional<AlignmentOptions> alignment;
 };
 
 struct Translation {
@@ -33,6 +39,15 @@ struct Translation {
   int layers = 0, heads = 0;
   std::vector<float> cross_attention;  // [layers, heads, T, S] row-major; empty unless requested
   float log_prob = 0.0f;               // sum of log p over target_ids (nats)
+  /// Whitespace-separated words of the source text and of the target text, and the word of each
+  /// token ([S] and [T], -1 for eos): the units of `alignment`.
+  std::vector<std::string> source_words, target_words;
+  std::vector<int> source_word_of_token, target_word_of_token;
+  /// [layers, T, 3] when requested: for decoder layer l and target position t, the L2 norm of the
+  /// residual input x, the norm of the cross-attention update u = W_O context + b_O added to it,
+  /// and cos(x, u) (layers/cross_attention.h).
+  std::vector<float> residual;
+  std::optional<WordAlignment> alignment;  // when requested
 };
 
 class Translator {
@@ -57,6 +72,14 @@ class Translator {
   /// Results are in order and identical to translating each text alone. Errors as translate(); the
   /// message names the offending text's index, and nothing is translated then.
   std::vector<Translation> translate_batch(const std::vector<std::string>& texts, const TranslateOptions& options) const;
+
+  /// Forced alignment: feeds `target` (tokenized with the target model) to the decoder instead of
+  /// generating it, and returns the Translation that would have produced it: target_tokens are its
+  /// pieces plus eos, log_prob the model's log-probability of them (nats), with cross-attention,
+  /// residual statistics and word alignments as requested in options (max_length is ignored).
+  /// Empty source gives an empty Translation. Errors as translate(), and Error(kInputTooLong) for
+  /// a target of more than max_positions - 1 tokens.
+  Translation align(const std::string& source, const std::string& target, const TranslateOptions& options) const;
 
   const ModelConfig& config() const;
 

@@ -1,37 +1,102 @@
 #!/usr/bin/env node
 /**
  * crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]
+ * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--no-shift]
  *
- * Translates TEXT, or without it one sentence per line of stdin to one line of stdout, with the
- * WebAssembly engine. The default model is the one shipped in the package. With --json each line is
- * the full result (tokens, log-probability, cross-attention [layers][heads][T][S]).
+ * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
+ * with the WebAssembly engine. With --json each line is the full result (tokens, log-probability,
+ * cross-attention [layers][heads][T][S]).
+ *
+ * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
+ * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
+ * AER scorers such as tools/aer.js. The options select layers, heads, method (argmax,
+ * grow-diag-final-and, threshold), threshold and Shift-Att
+ * (docs/alignment.md); the defaults are those measured best there.
+ *
+ * The default model is the one shipped in the package.
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
 import { Translator } from './translator.js';
 
 const DEFAULT_MODEL = fileURLToPath(new URL('../models/multi30k-en-de.crossattn', import.meta.url));
-const USAGE = 'usage: crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]';
+const USAGE = `usage: crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]
+       crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--no-shift]`;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`crossattn: ${message}\n`);
   process.exit(code);
 }
 
-function parse(args: string[]) {
-  if (args[0] !== 'translate') fail(USAGE, 2);
-  const options = { model: DEFAULT_MODEL, json: false, maxLength: 0, text: undefined as string | undefined };
+interface Options {
+  command: 'translate' | 'align';
+  model: string;
+  json: boolean;
+  maxLength: number;
+  text?: string;
+  src?: string;
+  tgt?: string;
+  alignment: AlignmentOptions;
+}
+
+function integers(value: string): number[] {
+  return value.split(',').map((v) => (/^-?\d+$/.test(v.trim()) ? Number(v) : fail(`'${value}' is not a list of integers`, 2)));
+}
+
+function parse(args: string[]): Options {
+  const command = args[0];
+  if (command !== 'translate' && command !== 'align') fail(USAGE, 2);
+  const options: Options = { command, model: DEFAULT_MODEL, json: false, maxLength: 0, alignment: {} };
   for (let i = 1; i < args.length; ++i) {
     const arg = args[i];
-    if (arg === '--model' && i + 1 < args.length) options.model = args[++i];
-    else if (arg === '--json') options.json = true;
-    else if (arg === '--max-length' && i + 1 < args.length) options.maxLength = Number(args[++i]);
+    const value = () => (i + 1 < args.length ? args[++i] : fail(`${arg} needs a value\n${USAGE}`, 2));
+    if (arg === '--model') options.model = value();
     else if (arg === '--help' || arg === '-h') fail(USAGE, 0);
-    else if (arg.startsWith('--') || options.text !== undefined) fail(`unexpected argument '${arg}'\n${USAGE}`, 2);
-    else options.text = arg;
+    else if (command === 'translate' && arg === '--json') options.json = true;
+    else if (command === 'translate' && arg === '--max-length') options.maxLength = Number(value());
+    else if (command === 'align' && arg === '--src') options.src = value();
+    else if (command === 'align' && arg === '--tgt') options.tgt = value();
+    else if (command === 'align' && arg === '--layers') options.alignment.layers = integers(value());
+    else if (command === 'align' && arg === '--heads') options.alignment.heads = integers(value());
+    else if (command === 'align' && arg === '--method') options.alignment.method = value() as AlignmentMethod;
+    else if (command === 'align' && arg === '--threshold') options.alignment.threshold = Number(value());
+    else if (command === 'align' && arg === '--no-shift') options.alignment.shift = false;
+    else if (command === 'translate' && !arg.startsWith('--') && options.text === undefined) options.text = arg;
+    else fail(`unexpected argument '${arg}'\n${USAGE}`, 2);
   }
+  if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${USAGE}`, 2);
   return options;
+}
+
+function lines(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    fail(`cannot read '${path}': ${e instanceof Error ? e.message : String(e)}`, 1);
+  }
+  const out = text.split(/\r?\n/);
+  if (out.at(-1) === '') out.pop();
+  return out;
+}
+
+/** Writes one output line per input; an engine error leaves the line empty and counts as a failure. */
+async function each<T>(items: AsyncIterable<T> | Iterable<T>, emit: (item: T) => Promise<string>): Promise<number> {
+  let failures = 0;
+  for await (const item of items) {
+    try {
+      process.stdout.write((await emit(item)) + '\n');
+    } catch (e) {
+      if (!(e instanceof CrossattnError)) throw e;
+      process.stderr.write(`crossattn: ${e.name}: ${e.message}\n`);
+      process.stdout.write('\n');  // keep output lines aligned with input lines
+      failures++;
+    }
+  }
+  return failures;
 }
 
 async function main() {
@@ -42,22 +107,21 @@ async function main() {
   } catch (e) {
     fail(e instanceof Error ? `cannot load model '${options.model}': ${e.message}` : String(e), 1);
   }
-  const emit = async (line: string) => {
-    const r = await translator.translate(line, { attention: options.json, maxLength: options.maxLength });
-    if (!options.json) return r.text;
-    return JSON.stringify({ ...r, crossAttention: r.crossAttention?.map((l) => l.map((h) => h.map((row) => Array.from(row)))) });
-  };
-  let failures = 0;
-  const lines = options.text !== undefined ? [options.text] : createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    try {
-      process.stdout.write((await emit(line)) + '\n');
-    } catch (e) {
-      if (!(e instanceof CrossattnError)) throw e;
-      process.stderr.write(`crossattn: ${e.name}: ${e.message}\n`);
-      process.stdout.write('\n');  // keep output lines aligned with input lines
-      failures++;
-    }
+  let failures: number;
+  if (options.command === 'align') {
+    const src = lines(options.src!), tgt = lines(options.tgt!);
+    if (src.length !== tgt.length) fail(`--src has ${src.length} lines but --tgt has ${tgt.length}`, 1);
+    failures = await each(src.keys(), async (i) => {
+      const r = await translator.align(src[i], tgt[i], { attention: false, alignment: options.alignment });
+      return r.alignment ? pharaoh(r.alignment) : '';
+    });
+  } else {
+    const input = options.text !== undefined ? [options.text] : createInterface({ input: process.stdin, crlfDelay: Infinity });
+    failures = await each(input, async (line) => {
+      const r = await translator.translate(line, { attention: options.json, maxLength: options.maxLength });
+      if (!options.json) return r.text;
+      return JSON.stringify({ ...r, crossAttention: r.crossAttention?.map((l) => l.map((h) => h.map((row) => Array.from(row)))) });
+    });
   }
   translator.dispose();
   if (failures) process.exit(1);

@@ -1,5 +1,6 @@
 // Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it. Internal:
 // the public types live in translator.ts, so that dist/*.d.ts never import this file.
+import type { AlignmentOptions, EngineAlignment } from './alignment.js';
 import type { ModelConfig, Translation } from './translator.js';
 
 export interface EngineError {
@@ -7,15 +8,24 @@ export interface EngineError {
   message: string;
 }
 /** What the engine returns: the public Translation with the attention flat, [layers * heads * T * S]. */
-export type EngineTranslation = Omit<Translation, 'crossAttention' | 'ms'> & {
+export type EngineTranslation = Omit<Translation, 'crossAttention' | 'alignment' | 'residual' | 'ms'> & {
   layers: number;
   heads: number;
   crossAttention: Float32Array | null;
+  residual: Float32Array | null;  // [layers * T * 3]
+  alignment: EngineAlignment | null;
 };
+export interface EngineOptions {
+  maxLength: number;
+  attention: boolean;
+  residual: boolean;
+  alignment: AlignmentOptions | null;
+}
+type Result<T> = T | { error: EngineError };
 export interface WasmTranslator {
-  translate(text: string, maxLength: number, attention: boolean): EngineTranslation | { error: EngineError };
-  translateBatch(texts: string[], maxLength: number, attention: boolean):
-    { results: EngineTranslation[] } | { error: EngineError };
+  translate(text: string, options: EngineOptions): Result<EngineTranslation>;
+  translateBatch(texts: string[], options: EngineOptions): Result<{ results: EngineTranslation[] }>;
+  align(source: string, target: string, options: EngineOptions): Result<EngineTranslation>;
   config(): ModelConfig;
   delete(): void;
 }

@@ -1,5 +1,7 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
 export { Translator, splitSentences } from './translator.js';
+export { pharaoh } from './alignment.js';
+export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
 export type { LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export {

@@ -1,4 +1,9 @@
-import createCrossattnModule, { type EngineModule, type EngineTranslation, type WasmTranslator } from './crossattn.mjs';
+import createCrossattnModule, {
+  type EngineModule, type EngineOptions, type EngineTranslation, type WasmTranslator,
+} from './crossattn.mjs';
+import {
+  checkAlignmentOptions, rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type ResidualStats, type WordAlignment,
+} from './alignment.js';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
@@ -16,6 +21,10 @@ export interface TranslateOptions {
   attention?: boolean;
   /** Most target tokens to generate, eos included; 0 (default) means 2 * source tokens + 10. */
   maxLength?: number;
+  /** Word alignments from cross-attention (Translation.alignment): true for the defaults, or options. */
+  alignment?: boolean | AlignmentOptions;
+  /** Statistics of each cross-attention residual connection (Translation.residual). Default false. */
+  residual?: boolean;
 }
 
 /** The architecture of the loaded model (docs/model-format.md). */
@@ -50,26 +59,26 @@ export interface Translation {
    * Absent when options.attention is false.
    */
   crossAttention?: Float32Array[][][];
+  /** Whitespace-separated words of the source and of the target text: the units of `alignment`. */
+  sourceWords: string[];
+  targetWords: string[];
+  /** [S] and [T]: the word each token belongs to, -1 for eos. */
+  sourceWordOfToken: number[];
+  targetWordOfToken: number[];
+  /** Word alignments, when options.alignment asked for them. */
+  alignment?: WordAlignment;
+  /** Cross-attention residual statistics [layers][T], when options.residual asked for them. */
+  residual?: ResidualStats;
   /** Wall time of the call in the engine (ms). */
   ms: number;
 }
 
+
+
 /** Splits the flat [L * H * T * S] weights into [L][H][T] rows of S (views, no copy). */
 function reshapeAttention(flat: Float32Array, layers: number, heads: number, t: number, s: number): Float32Array[][][] {
-  const out: Float32Array[][][] = [];
-  for (let l = 0; l < layers; ++l) {
-    const perHead: Float32Array[][] = [];
-    for (let h = 0; h < heads; ++h) {
-      const rows: Float32Array[] = [];
-      for (let i = 0; i < t; ++i) {
-        const start = ((l * heads + h) * t + i) * s;
-        rows.push(flat.subarray(start, start + s));
-      }
-      perHead.push(rows);
-    }
-    out.push(perHead);
-  }
-  return out;
+  return Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) =>
+    rowsOf(flat.subarray((l * heads + h) * t * s, (l * heads + h + 1) * t * s), t, s)));
 }
 
 function toTranslation(r: EngineTranslation, ms: number): Translation {
@@ -80,12 +89,16 @@ function toTranslation(r: EngineTranslation, ms: number): Translation {
     sourceIds: r.sourceIds,
     targetIds: r.targetIds,
     logProb: r.logProb,
+    sourceWords: r.sourceWords,
+    targetWords: r.targetWords,
+    sourceWordOfToken: r.sourceWordOfToken,
+    targetWordOfToken: r.targetWordOfToken,
     ms,
   };
-  if (r.crossAttention) {
-    result.crossAttention = reshapeAttention(r.crossAttention, r.layers, r.heads, r.targetTokens.length,
-                                             r.sourceTokens.length);
-  }
+  const t = r.targetTokens.length;
+  if (r.crossAttention) result.crossAttention = reshapeAttention(r.crossAttention, r.layers, r.heads, t, r.sourceTokens.length);
+  if (r.alignment) result.alignment = toWordAlignment(r.alignment);
+  if (r.residual) result.residual = toResidualStats(r.residual, r.layers, t);
   return result;
 }
 
@@ -142,10 +155,10 @@ export class Translator {
    */
   async translate(text: string, options: TranslateOptions = {}): Promise<Translation> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string');
-    const [maxLength, attention] = this.checkOptions(options);
+    const engineOptions = this.checkOptions(options);
     const start = performance.now();
     // Lone UTF-16 surrogates have no UTF-8 form: they become U+FFFD, as TextEncoder does.
-    const r = this.liveEngine().translate(text.toWellFormed(), maxLength, attention);
+    const r = this.liveEngine().translate(text.toWellFormed(), engineOptions);
     const ms = performance.now() - start;
     if ('error' in r) throw errorFromEngine(r.error);
     return toTranslation(r, ms);
@@ -164,12 +177,35 @@ export class Translator {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) {
       throw new InvalidInputError('texts must be an array of strings');
     }
-    const [maxLength, attention] = this.checkOptions(options);
+    const engineOptions = this.checkOptions(options);
     const start = performance.now();
-    const r = this.liveEngine().translateBatch(texts.map((t) => t.toWellFormed()), maxLength, attention);
+    const r = this.liveEngine().translateBatch(texts.map((t) => t.toWellFormed()), engineOptions);
     const ms = performance.now() - start;
     if ('error' in r) throw errorFromEngine(r.error);
     return r.results.map((one) => toTranslation(one, ms));
+  }
+
+  /**
+   * Forced alignment: feeds `target` to the decoder instead of generating it, so that its
+   * cross-attention, word alignments and log-probability can be read for any sentence pair.
+   * `text` is the target as given, `targetTokens` its pieces plus "</s>", `logProb` the model's
+   * log-probability of them (nats). Alignment defaults to on; maxLength is ignored.
+   * @example
+   *   const r = await t.align('A dog runs.', 'Ein Hund rennt.');
+   *   pharaoh(r.alignment!)  // e.g. '0-0 1-1 2-2'
+   * @throws InvalidInputError for a bad option or non-string text; InputTooLongError past
+   *   max_positions tokens on either side; DisposedError.
+   */
+  async align(source: string, target: string, options: TranslateOptions = {}): Promise<Translation> {
+    if (typeof source !== 'string' || typeof target !== 'string') {
+      throw new InvalidInputError('source and target must be strings');
+    }
+    const engineOptions = this.checkOptions({ alignment: true, ...options });
+    const start = performance.now();
+    const r = this.liveEngine().align(source.toWellFormed(), target.toWellFormed(), engineOptions);
+    const ms = performance.now() - start;
+    if ('error' in r) throw errorFromEngine(r.error);
+    return toTranslation(r, ms);
   }
 
   private liveEngine(): WasmTranslator {
@@ -177,13 +213,23 @@ export class Translator {
     return this.engine;
   }
 
-  private checkOptions(options: TranslateOptions): [maxLength: number, attention: boolean] {
+  private checkOptions(options: TranslateOptions): EngineOptions {
     this.liveEngine();
     const maxLength = options.maxLength ?? 0;
     if (!Number.isInteger(maxLength) || maxLength < 0) {
       throw new InvalidInputError('maxLength must be a non-negative integer');
     }
-    return [maxLength, options.attention ?? true];
+    for (const key of ['attention', 'residual'] as const) {
+      if (options[key] !== undefined && typeof options[key] !== 'boolean') {
+        throw new InvalidInputError(`${key} must be a boolean`);
+      }
+    }
+    return {
+      maxLength,
+      attention: options.attention ?? true,
+      residual: options.residual ?? false,
+      alignment: checkAlignmentOptions(options.alignment),
+    };
   }
 
   /** Frees the WebAssembly memory of this translator; later calls throw DisposedError. */

@@ -6,8 +6,8 @@
  *
  * For long documents, WorkerPool spreads the sentences over several such workers.
  *
- * Protocol: the page posts {id, type: 'load', model, wasm?}, {id, type: 'translate', text, options}
- * or {id, type: 'translateBatch', texts, options};
+ * Protocol: the page posts {id, type: 'load', model, wasm?}, {id, type: 'translate', text, options},
+ * {id, type: 'translateBatch', texts, options} or {id, type: 'align', source, target, options};
  * the worker answers {id, type: 'progress', loaded, total}, {id, type: 'result', value} or
  * {id, type: 'error', error: {name, message}}.
  */
@@ -18,7 +18,8 @@ import { Translator, type ModelConfig, type TranslateOptions, type Translation }
 type Request =
   | { id: number; type: 'load'; model: ByteSource; wasm?: ByteSource }
   | { id: number; type: 'translate'; text: string; options?: TranslateOptions }
-  | { id: number; type: 'translateBatch'; texts: string[]; options?: TranslateOptions };
+  | { id: number; type: 'translateBatch'; texts: string[]; options?: TranslateOptions }
+  | { id: number; type: 'align'; source: string; target: string; options?: TranslateOptions };
 
 /** A request before the client numbers it (Omit distributed over the union). */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -48,11 +49,12 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
         port.postMessage({ id: request.id, type: 'result', value: translator.config });
       } else {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
-        const value = request.type === 'translate' ? [await translator.translate(request.text, request.options)]
-                                                   : await translator.translateBatch(request.texts, request.options);
+        const value = request.type === 'translateBatch' ? await translator.translateBatch(request.texts, request.options)
+          : [request.type === 'translate' ? await translator.translate(request.text, request.options)
+                                          : await translator.align(request.source, request.target, request.options)];
         // Each result's attention rows are views of one buffer: move it instead of copying.
         const buffers = value.flatMap((r) => r.crossAttention?.[0]?.[0]?.[0]?.buffer ?? []) as ArrayBuffer[];
-        port.postMessage({ id: request.id, type: 'result', value: request.type === 'translate' ? value[0] : value }, buffers);
+        port.postMessage({ id: request.id, type: 'result', value: request.type === 'translateBatch' ? value : value[0] }, buffers);
       }
     } catch (e) {
       const error = e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
@@ -85,6 +87,11 @@ export class WorkerTranslator {
   /** Same contract as Translator.translateBatch. */
   translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
     return this.call({ type: 'translateBatch', texts: [...texts], options }) as Promise<Translation[]>;
+  }
+
+  /** Same contract as Translator.align. */
+  align(source: string, target: string, options: TranslateOptions = {}): Promise<Translation> {
+    return this.call({ type: 'align', source, target, options }) as Promise<Translation>;
   }
 
   /** Ends the worker and with it the wasm memory. */
@@ -146,6 +153,11 @@ export class WorkerPool {
     const parts = await Promise.all(this.translators.map((t, i) =>
       i * chunk < texts.length ? t.translateBatch(texts.slice(i * chunk, (i + 1) * chunk), options) : []));
     return parts.flat();
+  }
+
+  /** Same contract as Translator.align, on the pool's first worker. */
+  align(source: string, target: string, options: TranslateOptions = {}): Promise<Translation> {
+    return this.translators[0].align(source, target, options);
   }
 
   /** Ends every worker. */

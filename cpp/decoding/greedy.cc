@@ -7,34 +7,40 @@
 namespace crossattn {
 
 std::vector<Hypothesis> greedy_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
-                                      const std::vector<int>& max_lengths, bool keep_attention) {
+                                      const std::vector<int>& max_lengths, SearchProbes probes) {
   const ModelConfig& c = model.config();
   const int n = static_cast<int>(encoder_outs.size());
-  const size_t heads = static_cast<size_t>(c.decoder_layers) * c.n_heads;
+  const int layers = c.decoder_layers, heads = layers * c.n_heads;
   std::vector<DecoderState> states;
   std::vector<Hypothesis> hyps(n);
-  std::vector<std::vector<float>> steps(n);  // [max_length, L, H, S] per sentence
+  // Per sentence: [max_length, L*H, S] attention and [max_length, L, 3] residual statistics.
+  std::vector<std::vector<float>> weight_steps(n), residual_steps(n);
   states.reserve(n);
   for (int i = 0; i < n; ++i) {
     states.push_back(model.start(*encoder_outs[i], max_lengths[i]));
     hyps[i].ids.reserve(max_lengths[i]);
-    if (keep_attention) steps[i].resize(max_lengths[i] * heads * states[i].src_len);
+    if (probes.attention) weight_steps[i].resize(static_cast<size_t>(max_lengths[i]) * heads * states[i].src_len);
+    if (probes.residual) residual_steps[i].resize(static_cast<size_t>(max_lengths[i]) * layers * 3);
   }
   DecoderWorkspace ws;
   ws.reserve(n, c);
   std::vector<int> running(n), tokens(n, c.decoder_start_id);
   for (int i = 0; i < n; ++i) running[i] = i;
   std::vector<DecoderState*> rows(n);
-  std::vector<float*> weights(n);
+  std::vector<float*> weight_rows(n, nullptr), residual_rows(n, nullptr);
+  const CrossAttentionProbe probe{probes.attention ? weight_rows.data() : nullptr,
+                                  probes.residual ? residual_rows.data() : nullptr};
   while (!running.empty()) {
     const int m = static_cast<int>(running.size());
     for (int r = 0; r < m; ++r) {
       const int i = running[r];
       rows[r] = &states[i];
       tokens[r] = hyps[i].ids.empty() ? c.decoder_start_id : hyps[i].ids.back();
-      weights[r] = keep_attention ? steps[i].data() + hyps[i].ids.size() * heads * states[i].src_len : nullptr;
+      const size_t t = hyps[i].ids.size();
+      if (probes.attention) weight_rows[r] = weight_steps[i].data() + t * heads * states[i].src_len;
+      if (probes.residual) residual_rows[r] = residual_steps[i].data() + t * layers * 3;
     }
-    model.decode(rows.data(), tokens.data(), m, ws, keep_attention ? weights.data() : nullptr);
+    model.decode(rows.data(), tokens.data(), m, ws, &probe);
     int kept = 0;
     for (int r = 0; r < m; ++r) {
       const int i = running[r];
@@ -48,15 +54,15 @@ std::vector<Hypothesis> greedy_search(const Transformer& model, const std::vecto
     }
     running.resize(kept);
   }
-  if (!keep_attention) return hyps;
-  for (int i = 0; i < n; ++i) {  // [T, L*H, S] -> [L*H, T, S]
-    const size_t t_len = hyps[i].ids.size(), s_len = states[i].src_len;
-    hyps[i].cross_attention.resize(heads * t_len * s_len);
-    for (size_t t = 0; t < t_len; ++t) {
-      for (size_t lh = 0; lh < heads; ++lh) {
-        std::copy_n(steps[i].data() + (t * heads + lh) * s_len, s_len,
-                    hyps[i].cross_attention.data() + (lh * t_len + t) * s_len);
-      }
+  for (int i = 0; i < n; ++i) {
+    const int t_len = static_cast<int>(hyps[i].ids.size());
+    if (probes.attention) {
+      hyps[i].cross_attention.resize(static_cast<size_t>(heads) * t_len * states[i].src_len);
+      swap_leading_axes(weight_steps[i].data(), t_len, heads, states[i].src_len, hyps[i].cross_attention.data());
+    }
+    if (probes.residual) {
+      hyps[i].residual.resize(static_cast<size_t>(layers) * t_len * 3);
+      swap_leading_axes(residual_steps[i].data(), t_len, layers, 3, hyps[i].residual.data());
     }
   }
   return hyps;

@@ -14,13 +14,20 @@ namespace crossattn {
 struct Hypothesis {
   std::vector<int> ids;                // [T] generated ids, ending with eos unless max_length stopped it
   std::vector<float> cross_attention;  // [L, H, T, S] when requested, else empty
+  std::vector<float> residual;         // [L, T, 3] cross-attention residual statistics when requested
   float log_prob = 0.0f;               // sum of log p(token) over ids, in nats
+};
+
+/// What greedy_search records besides the tokens.
+struct SearchProbes {
+  bool attention = false;  // Hypothesis::cross_attention
+  bool residual = false;   // Hypothesis::residual (CrossAttentionProbe::residual)
 };
 
 /// Decodes sentence i from encoder_outs[i] [S_i, D] for up to max_lengths[i] tokens (>= 1), all
 /// sentences in one batch. Returns one hypothesis per sentence, in order. The decoding loop
 /// allocates nothing: buffers are sized before the first step.
 std::vector<Hypothesis> greedy_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
-                                      const std::vector<int>& max_lengths, bool keep_attention);
+                                      const std::vector<int>& max_lengths, SearchProbes probes);
 
 }  // namespace crossattn

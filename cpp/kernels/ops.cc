@@ -1,5 +1,6 @@
 #include "kernels/ops.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/simd128.h"
@@ -129,6 +130,14 @@ void activate(float* x, int n, Activation activation) {
     case Activation::kSwish:
       for (; i < n; ++i) x[i] = x[i] / (1.0f + std::exp(-x[i]));
       break;
+  }
+}
+
+void swap_leading_axes(const float* in, int a, int b, int w, float* out) {
+  for (int i = 0; i < a; ++i) {
+    for (int j = 0; j < b; ++j) {
+      std::copy_n(in + (static_cast<size_t>(i) * b + j) * w, w, out + (static_cast<size_t>(j) * a + i) * w);
+    }
   }
 }
 

@@ -31,4 +31,8 @@ void add(const float* x, float* y, int n);
 /// in *argmax (the first one on ties).
 float log_sum_exp(const float* x, int n, int* argmax);
 
+/// out [b, a, w] = in [a, b, w] with the two leading axes swapped, e.g. per-step decoder outputs
+/// [T, L*H, S] into [L*H, T, S].
+void swap_leading_axes(const float* in, int a, int b, int w, float* out);
+
 }  // namespace crossattn

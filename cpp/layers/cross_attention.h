@@ -16,11 +16,20 @@ namespace crossattn {
 void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w,
                                     float* memory);
 
+/// What cross_attention can record per decoder row r, for the views that explain it. Each array
+/// (and each row pointer in it) may be null.
+struct CrossAttentionProbe {
+  /// weights[r] + layer * H * S_r receives row r's attention probabilities [H, S_r].
+  float* const* weights = nullptr;
+  /// residual[r] + layer * 3 receives {|x|, |u|, cos(x, u)} for row r's residual input x [D] and
+  /// the block's update u = W_O context + b_O [D] that the residual adds to it (L2 norms).
+  float* const* residual = nullptr;
+};
+
 /// x [M, D] += W_O attention(h) for the decoder rows h [M, D] (layer-normed when pre-norm); row r
-/// attends over the memory of states[r] in `layer`. When weights is not null and weights[r] is not
-/// null, row r's attention probabilities go to weights[r] + layer * H * S_r, laid out [H, S_r].
-/// Scratch: q [M, D], context [M, D], probs [H, S] for the longest source.
+/// attends over the memory of states[r] in `layer`. `probe` (may be null) records weights and
+/// residual statistics. Scratch: q [M, D], context [M, D], probs [H, S] for the longest source.
 void cross_attention(const float* h, int m, const CrossAttentionWeights& w, int n_heads, DecoderState* const* states,
-                     int layer, float* q, float* context, float* probs, float* const* weights, float* x);
+                     int layer, float* q, float* context, float* probs, const CrossAttentionProbe* probe, float* x);
 
 }  // namespace crossattn

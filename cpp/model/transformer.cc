@@ -6,7 +6,6 @@
 
 #include "error.h"
 #include "kernels/ops.h"
-#include "layers/cross_attention.h"
 #include "layers/feed_forward.h"
 #include "layers/self_attention.h"
 
@@ -125,7 +124,7 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
 }
 
 void Transformer::decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
-                         float* const* cross_weights) const {
+                         const CrossAttentionProbe* probe) const {
   if (m > ws.rows) throw Error(ErrorCode::kInvalidInput, "the decoder workspace holds fewer rows than fed");
   check_ids(ids, m);
   // Positions: each state's next ones, in row order; checked against capacity before anything changes.
@@ -149,7 +148,7 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
     });
     residual(x, ws.h.data(), m, layer.cross_attention_norm, config_, [&](const float* in) {
       cross_attention(in, m, layer.cross_attention, h, states, li, ws.q.data(), ws.context.data(), ws.probs.data(),
-                      cross_weights, x);
+                      probe, x);
     });
     residual(x, ws.h.data(), m, layer.ffn_norm, config_, [&](const float* in) {
       feed_forward(in, m, layer.ffn, config_.activation, ws.hidden.data(), x);
@@ -163,25 +162,28 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
   for (int r = 0; r < m; ++r) states[r]->length = std::max(states[r]->length, ws.positions[r] + 1);
 }
 
-void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits,
-                         float* cross_weights) const {
-  const int t_len = static_cast<int>(tgt_ids.size()), s_len = state.src_len;
+void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits, float* cross_weights,
+                         float* residual) const {
+  const int t_len = static_cast<int>(tgt_ids.size()), s_len = state.src_len, layers = config_.decoder_layers;
   if (t_len == 0) throw Error(ErrorCode::kInvalidInput, "decode needs at least one target token");
-  const size_t heads = static_cast<size_t>(config_.decoder_layers) * config_.n_heads, row = heads * s_len;
+  const int weights_row = layers * config_.n_heads * s_len, residual_row = layers * 3;
   DecoderWorkspace ws;
   ws.reserve(t_len, config_);
   std::vector<DecoderState*> states(t_len, &state);
-  std::vector<float> steps(cross_weights ? t_len * row : 0);  // [T, L, H, S]
-  std::vector<float*> step_ptrs(t_len);
-  for (int t = 0; t < t_len; ++t) step_ptrs[t] = cross_weights ? steps.data() + t * row : nullptr;
-  decode(states.data(), tgt_ids.data(), t_len, ws, cross_weights ? step_ptrs.data() : nullptr);
-  logits = Eigen::Map<Matrix>(ws.logits.data(), t_len, config_.vocab_size);
-  if (cross_weights == nullptr) return;
-  for (int t = 0; t < t_len; ++t) {  // [T, L*H, S] -> [L*H, T, S]
-    for (size_t lh = 0; lh < heads; ++lh) {
-      std::copy_n(steps.data() + t * row + lh * s_len, s_len, cross_weights + (lh * t_len + t) * s_len);
-    }
+  // Per-row probe outputs [T, L*H, S] and [T, L, 3], reordered to [L*H, T, S] and [L, T, 3] below.
+  std::vector<float> weight_steps(cross_weights ? static_cast<size_t>(t_len) * weights_row : 0),
+      residual_steps(residual ? static_cast<size_t>(t_len) * residual_row : 0);
+  std::vector<float*> weight_rows(t_len, nullptr), residual_rows(t_len, nullptr);
+  for (int t = 0; t < t_len; ++t) {
+    if (cross_weights) weight_rows[t] = weight_steps.data() + static_cast<size_t>(t) * weights_row;
+    if (residual) residual_rows[t] = residual_steps.data() + static_cast<size_t>(t) * residual_row;
   }
+  const CrossAttentionProbe probe{cross_weights ? weight_rows.data() : nullptr,
+                                  residual ? residual_rows.data() : nullptr};
+  decode(states.data(), tgt_ids.data(), t_len, ws, &probe);
+  logits = Eigen::Map<Matrix>(ws.logits.data(), t_len, config_.vocab_size);
+  if (cross_weights) swap_leading_axes(weight_steps.data(), t_len, layers * config_.n_heads, s_len, cross_weights);
+  if (residual) swap_leading_axes(residual_steps.data(), t_len, layers, 3, residual);
 }
 
 }  // namespace crossattn

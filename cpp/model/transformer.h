@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "layers/cross_attention.h"
 #include "layers/decoder_state.h"
 #include "model/config.h"
 #include "model/weights.h"
@@ -47,17 +48,20 @@ class Transformer {
 
   /// Feeds ids[r] to *states[r] at that state's next position, for rows r = 0 .. m-1; rows of one
   /// state are consecutive positions. Writes logits [m, V] to ws.logits (ws must be reserved for m
-  /// rows). When cross_weights is not null, row r's cross-attention probabilities go to
-  /// cross_weights[r] (if not null), laid out [L, H, S_r]. Allocates nothing.
+  /// rows). When probe is not null, row r's cross-attention probabilities go to probe->weights[r]
+  /// laid out [L, H, S_r], and its residual statistics to probe->residual[r] laid out [L, 3]
+  /// (CrossAttentionProbe; null arrays and rows are skipped). Allocates nothing.
   /// Raises Error(kInputTooLong) when a state would pass its capacity and Error(kInvalidInput) for
   /// an id outside the vocabulary; the states are unchanged then.
   void decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
-              float* const* cross_weights) const;
+              const CrossAttentionProbe* probe) const;
 
   /// Forced decoding of one sentence: feeds tgt_ids [T] at the next T positions of `state`.
   /// Writes logits [T, V]; when cross_weights is not null, also the cross-attention probabilities
-  /// laid out [L, H, T, S]. Errors as the row form.
-  void decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits, float* cross_weights) const;
+  /// laid out [L, H, T, S]; when residual is not null, the cross-attention residual statistics
+  /// {|x|, |update|, cos} laid out [L, T, 3] (CrossAttentionProbe). Errors as the row form.
+  void decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits, float* cross_weights,
+              float* residual = nullptr) const;
 
  private:
   void check_ids(const int* ids, int n) const;

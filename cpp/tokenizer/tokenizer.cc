@@ -2,6 +2,8 @@
 
 #include <sentencepiece_processor.h>
 
+#include <algorithm>
+
 #include "error.h"
 
 namespace crossattn {
@@ -17,7 +19,37 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   return processor;
 }
 
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+const std::string kWordBoundary = "\xe2\x96\x81";  // U+2581, SentencePiece's visible space
+
 }  // namespace
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  for (size_t i = 0; i < text.size();) {
+    if (is_space(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && !is_space(text[end])) ++end;
+    words.push_back(text.substr(i, end - i));
+    i = end;
+  }
+  return words;
+}
+
+std::vector<int> words_of_pieces(const std::vector<std::string>& pieces, int words) {
+  std::vector<int> word_of_piece;
+  word_of_piece.reserve(pieces.size());
+  int word = -1;
+  for (const auto& p : pieces) {
+    if (p.compare(0, kWordBoundary.size(), kWordBoundary) == 0 || word < 0) ++word;
+    word_of_piece.push_back(words == 0 ? -1 : std::clamp(word, 0, words - 1));
+  }
+  return word_of_piece;
+}
 
 bool is_valid_utf8(const std::string& text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
@@ -73,6 +105,31 @@ std::vector<std::string> Tokenizer::encode_pieces(const std::string& text) const
   const auto status = source_->Encode(text, &pieces);
   if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
   return pieces;
+}
+
+Encoding Tokenizer::encode(const std::string& text, Side side) const {
+  if (!is_valid_utf8(text)) throw Error(ErrorCode::kInvalidInput, "the text is not valid UTF-8");
+  sentencepiece::ImmutableSentencePieceText spt;
+  const auto& processor = side == Side::kSource ? *source_ : *target_;
+  const auto status = processor.Encode(text, spt.mutable_proto());
+  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
+  Encoding out;
+  std::vector<size_t> word_starts;  // byte offset of each word in text
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!is_space(text[i]) && (i == 0 || is_space(text[i - 1]))) word_starts.push_back(i);
+  }
+  out.words = split_words(text);
+  for (size_t k = 0; k < spt.pieces_size(); ++k) {
+    const auto piece = spt.pieces(static_cast<int>(k));
+    // The first non-space byte the piece covers; a piece of bare whitespace belongs to the next word.
+    size_t at = piece.begin();
+    while (at < piece.end() && at < text.size() && is_space(text[at])) ++at;
+    const auto next = std::upper_bound(word_starts.begin(), word_starts.end(), at);
+    const int word = static_cast<int>(next - word_starts.begin()) - 1;
+    out.pieces.push_back(piece.piece());
+    out.word_of_piece.push_back(out.words.empty() ? -1 : std::max(0, word));
+  }
+  return out;
 }
 
 std::vector<int> Tokenizer::to_ids(const std::vector<std::string>& pieces) const {

@@ -13,6 +13,17 @@ class SentencePieceProcessor;
 
 namespace crossattn {
 
+/// A text cut into SentencePiece pieces and into words, where a word is a whitespace-separated
+/// token of the text as given (the unit of Pharaoh-format word alignments).
+struct Encoding {
+  std::vector<std::string> pieces;  // [P]
+  std::vector<int> word_of_piece;   // [P] index into words of the word each piece came from
+  std::vector<std::string> words;   // [W]
+};
+
+/// Which of the model's two SentencePiece models (for a shared vocabulary they may be the same).
+enum class Side { kSource, kTarget };
+
 class Tokenizer {
  public:
   /// source_spm / target_spm: serialized SentencePiece models (the bytes of a .model file);
@@ -25,6 +36,9 @@ class Tokenizer {
 
   /// Pieces of `text` under the source model. Raises Error(kInvalidInput) if text is not UTF-8.
   std::vector<std::string> encode_pieces(const std::string& text) const;
+  /// Pieces and words of `text` under the side's model; each piece is mapped to a word by the byte
+  /// offsets SentencePiece keeps into the original text. Errors as encode_pieces.
+  Encoding encode(const std::string& text, Side side) const;
   /// Ids of pieces under the vocabulary; a piece it lacks becomes unk_id.
   std::vector<int> to_ids(const std::vector<std::string>& pieces) const;
   /// The piece of an id, e.g. "▁Hund"; Error(kInvalidInput) if out of range.
@@ -40,6 +54,14 @@ class Tokenizer {
   std::unordered_map<std::string, int> piece_to_id_;
   int unk_id_;
 };
+
+/// The whitespace-separated words of `text` (ASCII whitespace).
+std::vector<std::string> split_words(const std::string& text);
+
+/// word_of_piece [P] for pieces that spell a text as SentencePiece detokenizes it: a piece that
+/// starts with U+2581 "▁" starts a new word. Indices are clamped to [0, words - 1]
+/// (-1 when words is 0).
+std::vector<int> words_of_pieces(const std::vector<std::string>& pieces, int words);
 
 /// True if `text` is well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF).
 bool is_valid_utf8(const std::string& text);

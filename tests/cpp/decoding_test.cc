@@ -71,13 +71,14 @@ TEST(Decoding, DecodingStepsAllocateNothing) {
   ws.reserve(2, c);
   std::vector<float> weights(2 * c.decoder_layers * c.n_heads * encoder_out.rows());
   float* weight_rows[2] = {weights.data(), weights.data() + weights.size() / 2};
+  const CrossAttentionProbe probe{weight_rows, nullptr};
   int ids[2] = {c.decoder_start_id, c.decoder_start_id};
-  model.decode(rows, ids, 2, ws, weight_rows);  // the first step may size lazily grown buffers
+  model.decode(rows, ids, 2, ws, &probe);  // the first step may size lazily grown buffers
   const long before = g_allocations.load();
   for (int t = 1; t < 15; ++t) {
     ids[0] = 20 + t;
     ids[1] = 40 + t;
-    model.decode(rows, ids, 2, ws, weight_rows);
+    model.decode(rows, ids, 2, ws, &probe);
   }
   EXPECT_EQ(g_allocations.load() - before, 0) << "allocations in 14 decoding steps";
   EXPECT_EQ(states[0].length, 15);

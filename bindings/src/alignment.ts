@@ -1,0 +1,113 @@
+/**
+ * Word alignments and residual statistics from cross-attention: the public types, option checks,
+ * and the reshaping of the engine's flat arrays (cpp/alignment/word_alignment.h has the method).
+ */
+import { InvalidInputError } from './errors.js';
+
+/**
+ * How cross-attention becomes word alignments. Every field is optional; the defaults were chosen
+ * by measuring AER on hand-made gold alignments (docs/alignment.md).
+ */
+export interface AlignmentOptions {
+  /** Decoder layers whose attention is averaged; negative indices count from the last (-1). Default: the last two. */
+  layers?: number[];
+  /** Heads averaged in those layers. Default: all heads. */
+  heads?: number[];
+  /**
+   * How weights become links. 'argmax': each target word links to the source word it attends to
+   * most. 'grow-diag-final-and' (default): that, and each source word's most attending target word,
+   * symmetrized as Koehn et al. 2003 do for two alignment directions. 'threshold': every pair whose
+   * weight reaches `threshold`.
+   */
+  method?: AlignmentMethod;
+  /** For method 'threshold', in (0, 1]. Default 0.3. */
+  threshold?: number;
+  /** Shift-Att (Chen et al. 2020): read token i's attention at the step fed token i. Default false. */
+  shift?: boolean;
+  /** Link words (true, default) or SentencePiece pieces (false, indices as the tokens without eos). */
+  mergeSubwords?: boolean;
+}
+
+export type AlignmentMethod = 'argmax' | 'grow-diag-final-and' | 'threshold';
+const METHODS: readonly string[] = ['argmax', 'grow-diag-final-and', 'threshold'];
+
+/** Word alignments of one translation. */
+export interface WordAlignment {
+  /** (source, target) index pairs, 0-based, sorted by target: Pharaoh "s-t" (see pharaoh()). */
+  links: [source: number, target: number][];
+  /**
+   * [targetWords][sourceWords]: the attention each target word pays to each source word, averaged
+   * over the chosen layers and heads, each row renormalized without eos to sum to 1.
+   */
+  weights: Float32Array[];
+}
+
+/**
+ * What each cross-attention residual connection adds, per decoder layer l and target position t
+ * (all [layers][T]): the L2 norm of the decoder state x that asked, the norm of the update
+ * u = W_O context + b_O that the residual adds to it, and cos(x, u).
+ */
+export interface ResidualStats {
+  inputNorm: Float32Array[];
+  updateNorm: Float32Array[];
+  cosine: Float32Array[];
+}
+
+/** The engine's form of the alignment: flat weights [tgtLen * srcLen]. */
+export interface EngineAlignment {
+  srcLen: number;
+  tgtLen: number;
+  weights: Float32Array | null;
+  links: [number, number][];
+}
+
+function isIntegerArray(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((v) => Number.isInteger(v));
+}
+
+/** The options the engine takes: null for no alignment, {} for the defaults. */
+export function checkAlignmentOptions(alignment: boolean | AlignmentOptions | undefined): AlignmentOptions | null {
+  if (alignment === undefined || alignment === false) return null;
+  if (alignment === true) return {};
+  if (typeof alignment !== 'object' || alignment === null) {
+    throw new InvalidInputError('alignment must be a boolean or an AlignmentOptions object');
+  }
+  const { layers, heads, method, threshold, shift, mergeSubwords } = alignment;
+  if (layers !== undefined && !isIntegerArray(layers)) throw new InvalidInputError('alignment.layers must be an array of integers');
+  if (heads !== undefined && !isIntegerArray(heads)) throw new InvalidInputError('alignment.heads must be an array of integers');
+  if (method !== undefined && !METHODS.includes(method)) {
+    throw new InvalidInputError(`alignment.method must be one of ${METHODS.join(', ')}`);
+  }
+  if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1))) {
+    throw new InvalidInputError('alignment.threshold must be a number in (0, 1]');
+  }
+  if (shift !== undefined && typeof shift !== 'boolean') throw new InvalidInputError('alignment.shift must be a boolean');
+  if (mergeSubwords !== undefined && typeof mergeSubwords !== 'boolean') {
+    throw new InvalidInputError('alignment.mergeSubwords must be a boolean');
+  }
+  return { layers, heads, method, threshold, shift, mergeSubwords };
+}
+
+/** Rows of `cols` floats from a flat [rows * cols] array (views, no copy). */
+export function rowsOf(flat: Float32Array | null, rows: number, cols: number): Float32Array[] {
+  return Array.from({ length: rows }, (_, i) => (flat ?? new Float32Array(0)).subarray(i * cols, (i + 1) * cols));
+}
+
+export function toWordAlignment(a: EngineAlignment): WordAlignment {
+  return { links: a.links, weights: rowsOf(a.weights, a.tgtLen, a.srcLen) };
+}
+
+/** ResidualStats from the engine's flat [layers * T * 3]. */
+export function toResidualStats(flat: Float32Array, layers: number, t: number): ResidualStats {
+  const pick = (k: number) => Array.from({ length: layers }, (_, l) =>
+    Float32Array.from({ length: t }, (_, i) => flat[(l * t + i) * 3 + k]));
+  return { inputNorm: pick(0), updateNorm: pick(1), cosine: pick(2) };
+}
+
+/**
+ * Pharaoh format, the input of the standard AER scorers: "0-0 1-2 ...", source-target, 0-based.
+ * @example pharaoh({ links: [[0, 0], [2, 1]], weights: [] })  // '0-0 2-1'
+ */
+export function pharaoh(alignment: WordAlignment): string {
+  return alignment.links.map(([s, t]) => `${s}-${t}`).join(' ');
+}

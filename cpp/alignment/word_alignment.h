@@ -1,0 +1,74 @@
+// Word alignments from cross-attention: which source words each target word was translated from.
+// Attention weights are averaged over chosen decoder layers and heads, optionally read one decoder
+// step later (Shift-Att, Chen et al. 2020: the step whose *input* is target token i attends to the
+// source word it translates more sharply than the step that predicts it), merged from SentencePiece
+// pieces to words, and turned into links: by argmax over the source for each target word (Garg et
+// al. 2019, section 3), by a threshold, or by reading the same matrix in both directions (argmax
+// over the source for each target word, argmax over the target for each source word) and
+// symmetrizing the two with grow-diag-final-and (Koehn et al. 2003), as is done for the two
+// directions of IBM-model alignments.
+// docs/alignment.md gives the defaults and the AER they reach.
+// Legend: L decoder layers, H n_heads, T target positions, S source positions (pieces, eos last).
+#pragma once
+
+#include <utility>
+#include <vector>
+
+namespace crossattn {
+
+enum class AlignmentMethod {
+  kArgmax,           // each target word links to the source word it attends to most
+  kGrowDiagFinalAnd, // both directions of argmax, symmetrized (Koehn et al. 2003)
+  kThreshold,        // every pair whose weight reaches AlignmentOptions::threshold
+};
+
+struct AlignmentOptions {
+  /// Decoder layers whose attention is averaged; negative indices count from the last layer (-1).
+  /// Empty: the last two layers (the only one in a one-layer decoder). The defaults (last two
+  /// layers, all heads, grow-diag-final-and, no shift) had the lowest AER on the dev half of the
+  /// gold in docs/alignment.md.
+  std::vector<int> layers;
+  /// Heads averaged in each of those layers; empty means all heads.
+  std::vector<int> heads;
+  AlignmentMethod method = AlignmentMethod::kGrowDiagFinalAnd;
+  /// For kThreshold, in (0, 1]: every pair whose weight is at least this links, so a word may get
+  /// none or several.
+  float threshold = 0.3f;
+  /// Read target token i's attention at the step that is fed token i (Shift-Att) instead of the
+  /// step that predicts it. Off by default: in our models the predicting step already attends to
+  /// the word's source, and the shift moves every link by one (docs/alignment.md).
+  bool shift = false;
+  /// Links between words (pieces merged: source pieces summed, target pieces averaged); false
+  /// gives links between pieces, indexed like the tokens without eos.
+  bool merge_subwords = true;
+};
+
+/// Cross-attention weights [L, H, T, S] of one translation (rows sum to 1 over S).
+struct CrossAttentionView {
+  const float* weights = nullptr;
+  int layers = 0, heads = 0, tgt_len = 0, src_len = 0;
+};
+
+/// The word of each piece on one side: word_of_piece [pieces] indexes [0, words), or is -1 for a
+/// piece outside every word (eos).
+struct WordMap {
+  std::vector<int> word_of_piece;
+  int words = 0;
+};
+
+struct WordAlignment {
+  int src_len = 0, tgt_len = 0;  // words, or pieces without eos when not merged
+  /// [tgt_len, src_len]: the attention each target unit pays to each source unit, each row
+  /// renormalized over the source without eos (so rows sum to 1).
+  std::vector<float> weights;
+  /// (source, target) index pairs, 0-based, sorted by target then source: Pharaoh "s-t".
+  std::vector<std::pair<int, int>> links;
+};
+
+/// Aligns the words of src and tgt through `attention`; src has S pieces, tgt has T (the target
+/// tokens, eos included when generated). Raises Error(kInvalidInput) for a layer, head or
+/// threshold out of range, or maps that do not match the attention's shape.
+WordAlignment align_words(const CrossAttentionView& attention, const WordMap& src, const WordMap& tgt,
+                          const AlignmentOptions& options);
+
+}  // namespace crossattn
