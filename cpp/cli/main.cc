@@ -1,10 +1,11 @@
 // crossattn-cli: the native command-line tool for development and benchmarks.
 //
-//   crossattn-cli translate --model FILE [--json] [--max-length N] [TEXT]
+//   crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N] [TEXT]
 //
 // Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
-// line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob and (with
-// --attention) cross_attention as nested arrays [layers][heads][T][S].
+// line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob, (with
+// --attention) cross_attention as nested arrays [layers][heads][T][S], and (with --alignment)
+// alignment: [[source word, target word], ...] with the default AlignmentOptions.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -18,7 +19,7 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--max-length N] [TEXT]\n";
+  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N] [TEXT]\n";
   return 2;
 }
 
@@ -45,6 +46,7 @@ nlohmann::json to_json(const crossattn::Translation& r) {
     }
     j["cross_attention"] = std::move(layers);
   }
+  if (r.alignment) j["alignment"] = r.alignment->links;
   return j;
 }
 
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
     if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
     else if (arg == "--json") json = true;
     else if (arg == "--attention") options.attention = true;
+    else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
     else if (arg == "--max-length" && i + 1 < argc) options.max_length = std::atoi(argv[++i]);
     else if (arg.rfind("--", 0) == 0) return usage();
     else text = arg, have_text = true;

@@ -1,0 +1,139 @@
+// Word alignments, forced alignment and residual statistics through the wasm API and the CLI.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { InvalidInputError, Translator, pharaoh } from '../../dist/index.js';
+import { alignmentErrorRate } from '../../tools/aer.js';
+import { readLines } from '../../tools/bleu.js';
+import { MODEL, NATIVE_CLI, ROOT } from './paths.js';
+
+const GOLD = `${ROOT}tests/fixtures/alignment-gold/multi30k-test2016`;
+const src = readLines(`${GOLD}.en`), tgt = readLines(`${GOLD}.de`), gold = readLines(`${GOLD}.gold`);
+
+let translator;
+beforeAll(async () => { translator = await Translator.load(MODEL); });
+afterAll(() => translator?.dispose());
+
+describe('translate with alignment', () => {
+  test('links whitespace words; weights [targetWords][sourceWords] with rows summing to 1', async () => {
+    const r = await translator.translate('A man in a blue shirt is riding a bicycle.', { alignment: true, attention: false });
+    expect(r.crossAttention).toBeUndefined();
+    expect(r.sourceWords).toEqual('A man in a blue shirt is riding a bicycle.'.split(' '));
+    expect(r.targetWords).toEqual(r.text.split(' '));
+    expect(r.sourceWordOfToken).toHaveLength(r.sourceTokens.length);
+    expect(r.targetWordOfToken.at(-1)).toBe(-1);
+    expect(r.alignment.weights).toHaveLength(r.targetWords.length);
+    for (const row of r.alignment.weights) {
+      expect(row).toHaveLength(r.sourceWords.length);
+      expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    }
+    for (const [s, t] of r.alignment.links) {
+      expect(s).toBeLessThan(r.sourceWords.length);
+      expect(t).toBeLessThan(r.targetWords.length);
+    }
+    expect(r.alignment.links).toContainEqual([1, 1]);  // man - Mann
+  });
+
+  test('wasm links equal native links on the gold sentences', async () => {
+    const native = spawnSync(NATIVE_CLI, ['translate', '--model', MODEL, '--json', '--alignment'], {
+      input: src.join('\n') + '\n', encoding: 'utf8',
+    });
+    expect(native.status, native.stderr).toBe(0);
+    const expected = native.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    for (let i = 0; i < src.length; ++i) {
+      const r = await translator.translate(src[i], { alignment: true, attention: false });
+      expect(r.alignment.links, src[i]).toEqual(expected[i].alignment);
+    }
+  });
+});
+
+describe('align (forced alignment)', () => {
+  test('feeds the given target: its words, its score, Pharaoh links', async () => {
+    const r = await translator.align('A dog runs.', 'Ein Hund rennt.');
+    expect(r.text).toBe('Ein Hund rennt.');
+    expect(r.targetWords).toEqual(['Ein', 'Hund', 'rennt.']);
+    expect(r.logProb).toBeLessThan(0);
+    expect(pharaoh(r.alignment)).toBe('0-0 1-1 2-2');
+    const unlikely = await translator.align('A dog runs.', 'Rennt Hund ein.');
+    expect(unlikely.logProb).toBeLessThan(r.logProb);
+  });
+
+  test('options choose layers, heads, method and pieces', async () => {
+    const pair = ['A man in a blue shirt is riding a bicycle.', 'Ein Mann in einem blauen Hemd fährt Fahrrad.'];
+    const pieces = await translator.align(...pair, { alignment: { mergeSubwords: false } });
+    expect(pieces.alignment.weights).toHaveLength(pieces.targetTokens.length - 1);
+    const argmax = await translator.align(...pair, { alignment: { method: 'argmax', layers: [0], heads: [1] } });
+    expect(new Set(argmax.alignment.links.map(([, t]) => t)).size).toBe(argmax.targetWords.length);  // one link per target word
+    const strict = await translator.align(...pair, { alignment: { method: 'threshold', threshold: 1 } });
+    const loose = await translator.align(...pair, { alignment: { method: 'threshold', threshold: 0.05 } });
+    expect(strict.alignment.links.length).toBeLessThan(loose.alignment.links.length);
+  });
+
+  test('defaults beat naive averaging of all layers and heads on the held-out gold', async () => {
+    const half = src.length / 2;  // the defaults were chosen on the first half (docs/alignment.md)
+    const run = async (alignment) => {
+      const hyps = [];
+      for (let i = half; i < src.length; ++i) hyps.push(pharaoh((await translator.align(src[i], tgt[i], { alignment })).alignment));
+      return alignmentErrorRate(gold.slice(half), hyps).aer;
+    };
+    const layers = Array.from({ length: translator.config.decoderLayers }, (_, l) => l);
+    const defaults = await run(true);
+    const naive = await run({ layers, method: 'argmax' });
+    expect(defaults).toBeLessThan(0.3);
+    expect(defaults).toBeLessThan(naive - 0.1);
+  });
+
+  test('bad options are InvalidInputError, and the translator stays usable', async () => {
+    await expect(translator.align('A dog.', 'Ein Hund.', { alignment: { layers: [9] } })).rejects.toThrow(InvalidInputError);
+    await expect(translator.align('A dog.', 'Ein Hund.', { alignment: { method: 'best' } })).rejects.toThrow(InvalidInputError);
+    await expect(translator.align('A dog.', 'Ein Hund.', { alignment: { threshold: 0 } })).rejects.toThrow(InvalidInputError);
+    await expect(translator.align('A dog.', 42)).rejects.toThrow(InvalidInputError);
+    await expect(translator.translate('A dog.', { residual: 'yes' })).rejects.toThrow(InvalidInputError);
+    expect(pharaoh((await translator.align('A dog.', 'Ein Hund.')).alignment)).toBe('0-0 1-1');
+  });
+});
+
+test('residual statistics: [layers][T] norms and cosines of the cross-attention update', async () => {
+  const r = await translator.translate('Two children play football.', { residual: true });
+  const { inputNorm, updateNorm, cosine } = r.residual;
+  expect(inputNorm).toHaveLength(translator.config.decoderLayers);
+  for (let l = 0; l < inputNorm.length; ++l) {
+    expect(inputNorm[l]).toHaveLength(r.targetTokens.length);
+    for (let t = 0; t < r.targetTokens.length; ++t) {
+      expect(inputNorm[l][t]).toBeGreaterThan(0);
+      expect(updateNorm[l][t]).toBeGreaterThan(0);
+      expect(Math.abs(cosine[l][t])).toBeLessThanOrEqual(1 + 1e-5);
+    }
+  }
+});
+
+describe('crossattn align', () => {
+  const cli = (args) => spawnSync('node', [`${ROOT}dist/cli.js`, 'align', ...args], { encoding: 'utf8' });
+  const dir = mkdtempSync(`${tmpdir()}/crossattn-align-`);
+
+  test('writes one Pharaoh line per sentence pair, equal to the API', async () => {
+    const r = cli(['--src', `${GOLD}.en`, '--tgt', `${GOLD}.de`]);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n').slice(0, -1);
+    expect(lines).toHaveLength(src.length);
+    expect(lines[3]).toBe(pharaoh((await translator.align(src[3], tgt[3])).alignment));
+    expect(alignmentErrorRate(gold, lines).aer).toBeLessThan(0.3);
+    const argmax = cli(['--src', `${GOLD}.en`, '--tgt', `${GOLD}.de`, '--method', 'argmax', '--layers', '0', '--heads', '0,1']);
+    expect(argmax.stdout.split('\n')[3]).toBe(pharaoh((await translator.align(src[3], tgt[3],
+      { alignment: { method: 'argmax', layers: [0], heads: [0, 1] } })).alignment));
+  });
+
+  test('bad input: clear message and non-zero exit', () => {
+    writeFileSync(`${dir}/one.txt`, 'A dog.\n');
+    writeFileSync(`${dir}/two.txt`, 'Ein Hund.\nEine Katze.\n');
+    const mismatch = cli(['--src', `${dir}/one.txt`, '--tgt', `${dir}/two.txt`]);
+    expect(mismatch.status).toBe(1);
+    expect(mismatch.stderr).toMatch(/1 lines but --tgt has 2/);
+    expect(cli(['--src', `${dir}/one.txt`]).stderr).toMatch(/needs --src and --tgt/);
+    expect(cli(['--src', `${dir}/missing.txt`, '--tgt', `${dir}/one.txt`]).stderr).toMatch(/cannot read/);
+    const badLayer = cli(['--src', `${dir}/one.txt`, '--tgt', `${dir}/one.txt`, '--layers', '9']);
+    expect(badLayer.status).toBe(1);
+    expect(badLayer.stderr).toMatch(/InvalidInputError/);
+  });
+});
