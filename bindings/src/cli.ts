@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]
- * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--no-shift]
+ * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
  *
  * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
  * with the WebAssembly engine. With --json each line is the full result (tokens, log-probability,
@@ -24,7 +24,7 @@ import { Translator } from './translator.js';
 
 const DEFAULT_MODEL = fileURLToPath(new URL('../models/multi30k-en-de.crossattn', import.meta.url));
 const USAGE = `usage: crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]
-       crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--no-shift]`;
+       crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]`;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`crossattn: ${message}\n`);
@@ -63,7 +63,7 @@ function parse(args: string[]): Options {
     else if (command === 'align' && arg === '--heads') options.alignment.heads = integers(value());
     else if (command === 'align' && arg === '--method') options.alignment.method = value() as AlignmentMethod;
     else if (command === 'align' && arg === '--threshold') options.alignment.threshold = Number(value());
-    else if (command === 'align' && arg === '--no-shift') options.alignment.shift = false;
+    else if (command === 'align' && arg === '--shift') options.alignment.shift = true;
     else if (command === 'translate' && !arg.startsWith('--') && options.text === undefined) options.text = arg;
     else fail(`unexpected argument '${arg}'\n${USAGE}`, 2);
   }
