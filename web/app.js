@@ -1,8 +1,12 @@
 // The demo page: loads the shipped model into a small pool of Web Workers, translates as the user
 // types (a paragraph is split into sentences, spread over the workers and decoded in batches), and
-// shows the cross-attention of the chosen sentence.
+// shows the cross-attention of the chosen sentence: the heatmap, the word alignment, every layer
+// and head, and the explain view.
 import { splitSentences } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
+import { drawAlignment } from './alignment-view.js';
+import { renderExplain } from './explain.js';
+import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 
 // The int8 model: the same BLEU as fp32 on test_2016_flickr, half the download, about 3x faster
@@ -27,12 +31,26 @@ function fillSelect(select, options) {
   select.replaceChildren(...options.map(([value, label]) => new Option(label, value)));
 }
 
+const PANELS = ['attention', 'alignment-panel', 'heads-panel', 'explain-panel'];
+
 function render() {
-  if (!current?.crossAttention || current.targetTokens.length === 0) {
-    $('attention').hidden = true;
-    return;
-  }
-  $('attention').hidden = false;
+  const empty = !current?.crossAttention || current.targetTokens.length === 0;
+  for (const id of PANELS) $(id).hidden = empty;
+  if (empty) return;
+  renderHeatmap();
+  drawAlignment($('alignment'), current, $('tooltip'));
+  const { uniform, sharpest } = drawHeadGrid($('head-grid'), current.crossAttention, (layer, head) => {
+    $('layer').value = String(layer);
+    $('head').value = String(head);
+    renderHeatmap();
+    $('attention').scrollIntoView({ behavior: 'smooth' });
+  });
+  $('entropy-scale').textContent = `0 if a head attends to one source token, ${uniform.toFixed(2)} if it spreads evenly ` +
+    `over all ${current.sourceTokens.length}; the sharpest here is ${sharpest.toFixed(2)} (bold)`;
+  renderExplain($('explain'), current, translator.config);
+}
+
+function renderHeatmap() {
   const layer = Number($('layer').value);
   const head = $('head').value === 'avg' ? 'avg' : Number($('head').value);
   const weights = selectWeights(current.crossAttention, layer, head);
@@ -53,7 +71,7 @@ async function translate() {
   const parts = splitSentences(text, translator.config.sourceLang);
   try {
     const start = performance.now();
-    const results = await translator.translateBatch(parts, { attention: true });
+    const results = await translator.translateBatch(parts, { attention: true, alignment: true, residual: true });
     if (id !== requested) return;  // a newer request superseded this one
     const ms = performance.now() - start;
     sentences = results.map((r, i) => ({ ...r, source: parts[i] }));
@@ -93,8 +111,8 @@ async function main() {
   fillSelect($('layer'), Array.from({ length: c.decoderLayers }, (_, l) => [l, `${l + 1} of ${c.decoderLayers}`]));
   $('layer').value = String(c.decoderLayers - 1);
   fillSelect($('head'), [['avg', 'average of heads'], ...Array.from({ length: c.nHeads }, (_, h) => [h, `${h + 1}`])]);
-  $('layer').addEventListener('change', render);
-  $('head').addEventListener('change', render);
+  $('layer').addEventListener('change', renderHeatmap);
+  $('head').addEventListener('change', renderHeatmap);
   $('sentence').addEventListener('change', selectSentence);
   let timer = 0;
   $('source').addEventListener('input', () => {

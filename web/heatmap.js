@@ -1,16 +1,9 @@
 // The cross-attention heatmap: target tokens as rows, source tokens as columns, one SVG rect per
 // weight, coloured by d3's sequential Blues scale. Hovering a cell names the pair and its weight.
 import { interpolateBlues } from 'd3-scale-chromatic';
+import { el, hoverText } from './svg.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 26;
-
-function el(name, attrs, parent) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  parent?.appendChild(node);
-  return node;
-}
 
 /** A SentencePiece piece as a reader sees it: "▁Hund" -> "Hund". */
 export function displayToken(piece) {
@@ -52,13 +45,7 @@ export function drawHeatmap(container, weights, sourceTokens, targetTokens, tool
     weights[t].forEach((w, s) => {
       const cell = el('rect', { class: 'cell', x: labelWidth + s * CELL, y: labelHeight + t * CELL, width: CELL - 1,
                                 height: CELL - 1, fill: interpolateBlues(Math.sqrt(w)) }, row);
-      cell.addEventListener('mousemove', (event) => {
-        tooltip.hidden = false;
-        tooltip.textContent = `"${displayToken(token)}" → "${displayToken(sourceTokens[s])}": ${w.toFixed(3)}`;
-        tooltip.style.left = `${event.clientX + 12}px`;
-        tooltip.style.top = `${event.clientY + 12}px`;
-      });
-      cell.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+      hoverText(cell, tooltip, `"${displayToken(token)}" → "${displayToken(sourceTokens[s])}": ${w.toFixed(3)}`);
     });
   });
   drawLegend(svg, labelWidth + CELL * sourceTokens.length + 16, labelHeight, CELL * Math.min(targetTokens.length, 6));

@@ -1,6 +1,7 @@
 // End to end: Debian's chromium, headless, driven by playwright-core against the demo page served on
-// loopback. Translates in the page's Web Worker, checks the heatmap, and fails on any request that
-// leaves the page's origin. Saves screenshots to build/e2e/.
+// loopback. Translates in the page's Web Workers, checks the heatmap, the word alignment, the
+// per-head grid and the explain view, and fails on any request that leaves the page's origin.
+// Saves screenshots to build/e2e/.
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -85,6 +86,51 @@ test('a paragraph is split into sentences, translated by the worker pool, each w
   await page.selectOption('#sentence', '1');
   expect(await page.getAttribute('#heatmap', 'data-source')).toBe('Two young men are playing soccer on a field.');
   await page.screenshot({ path: new URL('paragraph.png', SCREENSHOTS).pathname, fullPage: true });
+  expect(foreignRequests).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
+
+test('alignment, per-head grid and explain views show the current sentence', async () => {
+  const source = 'A man in a blue shirt is riding a bicycle.';
+  await page.fill('#source', source);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+  const target = (await page.textContent('#target')).trim();
+
+  // Alignment: one text per word on each side, one line per link, links on man-Mann.
+  const words = await page.$$eval('#alignment text.word', (t) => t.map((x) => [x.classList[1], x.textContent]));
+  expect(words.filter(([side]) => side === 'source').map(([, w]) => w)).toEqual(source.split(' '));
+  expect(words.filter(([side]) => side === 'target').map(([, w]) => w)).toEqual(target.split(' '));
+  const links = Number(await page.getAttribute('#alignment', 'data-links'));
+  expect(links).toBeGreaterThanOrEqual(target.split(' ').length - 1);
+  expect(await page.$$eval('#alignment line.link', (l) => l.length)).toBe(links);
+  expect(await page.$$eval('#alignment line.link', (l) => l.map((x) => `${x.dataset.source}-${x.dataset.target}`))).toContain('1-1');
+  await page.hover('#alignment text.word.target[data-index="1"]');
+  expect(await page.$$eval('#alignment line.link.active', (l) => l.map((x) => x.dataset.target))).toContain('1');
+  expect(await page.$$eval('#alignment text.word.source.active', (t) => t.map((x) => x.textContent))).toContain('man');
+  await (await page.$('#alignment-panel')).screenshot({ path: new URL('alignment.png', SCREENSHOTS).pathname });
+
+  // Per-head grid: every layer and head, each with its entropy; clicking one shows it in the heatmap.
+  const captions = await page.$$eval('#head-grid figcaption', (c) => c.map((x) => x.textContent));
+  expect(captions).toHaveLength(3 * 4);
+  for (const c of captions) expect(c).toMatch(/^L\d H\d · H = \d\.\d\d$/);
+  expect(await page.$$eval('#head-grid .head.sharpest', (f) => f.length)).toBeGreaterThanOrEqual(1);
+  await page.click('#head-grid .head[data-layer="1"][data-head="2"]');
+  expect(await page.inputValue('#layer')).toBe('1');
+  expect(await page.inputValue('#head')).toBe('2');
+  await (await page.$('#heads-panel')).screenshot({ path: new URL('heads.png', SCREENSHOTS).pathname });
+
+  // Explain: shapes with this sentence's n and m, one residual row per target token and layer columns.
+  const targetTokens = Number(await page.getAttribute('#heatmap', 'data-target-tokens'));
+  const sourceTokens = Number(await page.getAttribute('#heatmap', 'data-source-tokens'));
+  const explain = await page.textContent('#explain');
+  expect(explain).toContain(`[${targetTokens}, ${sourceTokens}]`);  // the weights [m, n]
+  expect(explain).toContain(`n = ${sourceTokens}`);
+  expect(explain).toContain(`m = ${targetTokens}`);
+  expect(await page.$$eval('#explain table.residual tbody tr', (r) => r.length)).toBe(targetTokens);
+  expect(await page.$$eval('#explain table.residual tbody tr:first-child td', (r) => r.length)).toBe(1 + 3 * 3);
+  expect(await page.$$eval('#explain .residual-summary li', (l) => l.length)).toBe(3);
+  await (await page.$('#explain-panel')).screenshot({ path: new URL('explain.png', SCREENSHOTS).pathname });
+  await page.screenshot({ path: new URL('views.png', SCREENSHOTS).pathname, fullPage: true });
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });

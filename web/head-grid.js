@@ -1,0 +1,45 @@
+// The per-head view: one small heatmap for every decoder layer and head, labelled with the head's
+// mean attention entropy (nats): low entropy means sharp, alignment-like attention; log(S) would
+// be uniform. Clicking a head shows it in the large heatmap.
+import { interpolateBlues } from 'd3-scale-chromatic';
+import { el } from './svg.js';
+
+/** Mean over target rows of -sum_s p log p for rows [T][S] (nats). */
+export function meanEntropy(rows) {
+  let total = 0;
+  for (const row of rows) {
+    for (const p of row) if (p > 0) total -= p * Math.log(p);
+  }
+  return total / rows.length;
+}
+
+/**
+ * Draws attention [layers][heads][T][S] as a grid of small heatmaps into container;
+ * onSelect(layer, head) is called when one is clicked.
+ */
+export function drawHeadGrid(container, attention, onSelect) {
+  const t = attention[0][0].length, s = attention[0][0][0].length;
+  const cell = Math.max(2, Math.min(7, Math.floor(120 / Math.max(t, s))));
+  const entropies = attention.map((heads) => heads.map(meanEntropy));
+  const sharpest = Math.min(...entropies.flat());
+  const figures = [];
+  attention.forEach((heads, l) => heads.forEach((rows, h) => {
+    const figure = document.createElement('figure');
+    figure.className = 'head';
+    figure.dataset.layer = l;
+    figure.dataset.head = h;
+    figure.classList.toggle('sharpest', entropies[l][h] === sharpest);
+    const svg = el('svg', { width: s * cell, height: t * cell, role: 'img', 'aria-label': `layer ${l + 1} head ${h + 1}` }, figure);
+    rows.forEach((row, i) => row.forEach((w, j) => {
+      el('rect', { x: j * cell, y: i * cell, width: cell, height: cell, fill: interpolateBlues(Math.sqrt(w)) }, svg);
+    }));
+    const caption = document.createElement('figcaption');
+    caption.textContent = `L${l + 1} H${h + 1} · H = ${entropies[l][h].toFixed(2)}`;
+    figure.append(caption);
+    figure.addEventListener('click', () => onSelect(l, h));
+    figures.push(figure);
+  }));
+  container.style.gridTemplateColumns = `repeat(${attention[0].length}, max-content)`;
+  container.replaceChildren(...figures);
+  return { uniform: Math.log(s), sharpest };
+}
