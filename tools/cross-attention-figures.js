@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { interpolateBlues } from 'd3-scale-chromatic';
 import { Translator } from '../dist/index.js';
+import { meanEntropy as entropy } from '../web/head-grid.js';
 import { readLines } from './bleu.js';
 
 const { values: args } = parseArgs({
@@ -26,7 +27,6 @@ const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const token = (p) => escape(p.replace(/^▁/, '') || '␣');
 const svg = (w, h, body) => `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif" font-size="12">\n${body}</svg>\n`;
 const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
-const entropy = (rows) => mean(rows.map((row) => -row.reduce((h, p) => (p > 0 ? h + p * Math.log(p) : h), 0)));
 
 // heatmap.svg: words, weights [targetWords][sourceWords], links outlined.
 function heatmap() {

@@ -17,10 +17,10 @@ void cross_attention(const float* h, int m, const CrossAttentionWeights& w, int 
                      int layer, float* q, float* context, float* probs, const CrossAttentionProbe* probe, float* x) {
   const int d = w.q_proj.in();
   w.q_proj.apply(h, m, d, q, d, Epilogue::kStore);  // [M, D], queries from the decoder
+  float* const* weights = probe != nullptr ? probe->weights : nullptr;
   for (int r = 0; r < m; ++r) {
     const int s_len = states[r]->src_len;
     const float* memory = states[r]->cross_kv_layer(layer);  // [S, 2D] from the final encoder output
-    float* const* weights = probe != nullptr ? probe->weights : nullptr;
     float* p = weights != nullptr && weights[r] != nullptr ? weights[r] + layer * n_heads * s_len : probs;
     attend(q + r * d, memory, memory + d, 2 * d, s_len, s_len, n_heads, d, context + r * d, p);
   }

@@ -23,10 +23,9 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' |
 
 const std::string kWordBoundary = "\xe2\x96\x81";  // U+2581, SentencePiece's visible space
 
-}  // namespace
-
-std::vector<std::string> split_words(const std::string& text) {
-  std::vector<std::string> words;
+// [begin, end) byte offsets of the whitespace-separated words of text.
+std::vector<std::pair<size_t, size_t>> word_spans(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> spans;
   for (size_t i = 0; i < text.size();) {
     if (is_space(text[i])) {
       ++i;
@@ -34,11 +33,21 @@ std::vector<std::string> split_words(const std::string& text) {
     }
     size_t end = i;
     while (end < text.size() && !is_space(text[end])) ++end;
-    words.push_back(text.substr(i, end - i));
+    spans.emplace_back(i, end);
     i = end;
   }
+  return spans;
+}
+
+std::vector<std::string> words_at(const std::string& text, const std::vector<std::pair<size_t, size_t>>& spans) {
+  std::vector<std::string> words;
+  for (const auto& [begin, end] : spans) words.push_back(text.substr(begin, end - begin));
   return words;
 }
+
+}  // namespace
+
+std::vector<std::string> split_words(const std::string& text) { return words_at(text, word_spans(text)); }
 
 std::vector<int> words_of_pieces(const std::vector<std::string>& pieces, int words) {
   std::vector<int> word_of_piece;
@@ -99,14 +108,6 @@ Tokenizer::Tokenizer(const std::string& source_spm, const std::string& target_sp
 Tokenizer::~Tokenizer() = default;
 Tokenizer::Tokenizer(Tokenizer&&) noexcept = default;
 
-std::vector<std::string> Tokenizer::encode_pieces(const std::string& text) const {
-  if (!is_valid_utf8(text)) throw Error(ErrorCode::kInvalidInput, "the text is not valid UTF-8");
-  std::vector<std::string> pieces;
-  const auto status = source_->Encode(text, &pieces);
-  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
-  return pieces;
-}
-
 Encoding Tokenizer::encode(const std::string& text, Side side) const {
   if (!is_valid_utf8(text)) throw Error(ErrorCode::kInvalidInput, "the text is not valid UTF-8");
   sentencepiece::ImmutableSentencePieceText spt;
@@ -114,18 +115,15 @@ Encoding Tokenizer::encode(const std::string& text, Side side) const {
   const auto status = processor.Encode(text, spt.mutable_proto());
   if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
   Encoding out;
-  std::vector<size_t> word_starts;  // byte offset of each word in text
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (!is_space(text[i]) && (i == 0 || is_space(text[i - 1]))) word_starts.push_back(i);
-  }
-  out.words = split_words(text);
+  const auto spans = word_spans(text);
+  out.words = words_at(text, spans);
   for (size_t k = 0; k < spt.pieces_size(); ++k) {
     const auto piece = spt.pieces(static_cast<int>(k));
     // The first non-space byte the piece covers; a piece of bare whitespace belongs to the next word.
     size_t at = piece.begin();
     while (at < piece.end() && at < text.size() && is_space(text[at])) ++at;
-    const auto next = std::upper_bound(word_starts.begin(), word_starts.end(), at);
-    const int word = static_cast<int>(next - word_starts.begin()) - 1;
+    const auto next = std::upper_bound(spans.begin(), spans.end(), at, [](size_t a, const auto& span) { return a < span.first; });
+    const int word = static_cast<int>(next - spans.begin()) - 1;
     out.pieces.push_back(piece.piece());
     out.word_of_piece.push_back(out.words.empty() ? -1 : std::max(0, word));
   }

@@ -34,10 +34,9 @@ class Tokenizer {
   ~Tokenizer();
   Tokenizer(Tokenizer&&) noexcept;
 
-  /// Pieces of `text` under the source model. Raises Error(kInvalidInput) if text is not UTF-8.
-  std::vector<std::string> encode_pieces(const std::string& text) const;
   /// Pieces and words of `text` under the side's model; each piece is mapped to a word by the byte
-  /// offsets SentencePiece keeps into the original text. Errors as encode_pieces.
+  /// offsets SentencePiece keeps into the original text. Raises Error(kInvalidInput) if text is not
+  /// UTF-8, Error(kTokenizer) if SentencePiece fails.
   Encoding encode(const std::string& text, Side side) const;
   /// Ids of pieces under the vocabulary; a piece it lacks becomes unk_id.
   std::vector<int> to_ids(const std::vector<std::string>& pieces) const;

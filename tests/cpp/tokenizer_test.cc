@@ -24,7 +24,7 @@ class TokenizerTest : public ::testing::Test {
 TEST_F(TokenizerTest, RoundTripsText) {
   for (const std::string text : {"A dog runs through the grass.", "Zwei Männer spielen Fußball auf einer Wiese.",
                                  "Ein kleines Mädchen klettert in ein Spielhaus aus Holz."}) {
-    const auto pieces = tokenizer->encode_pieces(text);
+    const auto pieces = tokenizer->encode(text, Side::kSource).pieces;
     ASSERT_FALSE(pieces.empty());
     EXPECT_EQ(tokenizer->decode_pieces(pieces), text);
     // Pieces map to ids and back to the same pieces.
@@ -32,12 +32,31 @@ TEST_F(TokenizerTest, RoundTripsText) {
   }
 }
 
+TEST_F(TokenizerTest, MapsPiecesToTheWhitespaceWordsOfTheTextAsGiven) {
+  const std::string text = "  A   dog\truns through\nSchäferhunde. ";
+  const Encoding e = tokenizer->encode(text, Side::kSource);
+  EXPECT_EQ(e.words, (std::vector<std::string>{"A", "dog", "runs", "through", "Schäferhunde."}));
+  ASSERT_EQ(e.word_of_piece.size(), e.pieces.size());
+  ASSERT_GT(e.pieces.size(), e.words.size());  // some word is cut into several pieces
+  int previous = 0;
+  for (size_t k = 0; k < e.pieces.size(); ++k) {
+    const int word = e.word_of_piece[k];
+    ASSERT_GE(word, previous);  // words in order, none skipped
+    ASSERT_LE(word, previous + 1);
+    previous = word;
+    // Each piece spells part of its word (SentencePiece's visible space aside).
+    const std::string piece = e.pieces[k].rfind("\xe2\x96\x81", 0) == 0 ? e.pieces[k].substr(3) : e.pieces[k];
+    EXPECT_NE(e.words[word].find(piece), std::string::npos) << piece << " in " << e.words[word];
+  }
+  EXPECT_EQ(previous, 4);
+}
+
 TEST_F(TokenizerTest, UnknownPiecesMapToUnk) {
   EXPECT_EQ(tokenizer->to_ids({"this piece is not in any vocabulary"}), std::vector<int>{unk_id});
 }
 
 TEST_F(TokenizerTest, RejectsInvalidUtf8) {
-  EXPECT_THROW(tokenizer->encode_pieces(std::string("caf\xc3", 4)), Error);
+  EXPECT_THROW(tokenizer->encode(std::string("caf\xc3", 4), Side::kTarget), Error);
   EXPECT_THROW(tokenizer->piece(-1), Error);
   EXPECT_THROW(tokenizer->piece(tokenizer->vocab_size()), Error);
 }
