@@ -8,6 +8,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kInvalidInput: return "InvalidInputError";
     case ErrorCode::kInputTooLong: return "InputTooLongError";
     case ErrorCode::kTokenizer: return "TokenizerError";
+    case ErrorCode::kCancelled: return "CancelledError";
   }
   return "Error";
 }

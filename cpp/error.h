@@ -13,6 +13,7 @@ enum class ErrorCode {
   kInvalidInput,   // text that is not valid UTF-8, or an option out of range
   kInputTooLong,   // more source tokens than the model's max_positions
   kTokenizer,      // SentencePiece refused the input or its model
+  kCancelled,      // the caller cancelled a translation in progress (TokenCallback returned false)
 };
 
 /// Name of a code as the bindings expose it, e.g. "ModelFormatError".

@@ -1,9 +1,10 @@
 #include "translator.h"
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 
-#include "decoding/greedy.h"
+#include "decoding/beam_search.h"
 #include "error.h"
 #include "kernels/ops.h"
 #include "model/model_file.h"
@@ -12,7 +13,7 @@
 
 namespace crossattn {
 
-Translator::Translator(std::unique_ptr<Transformer> model, std::unique_ptr<Tokenizer> tokenizer)
+Translator::Translator(std::shared_ptr<const Transformer> model, std::shared_ptr<const Tokenizer> tokenizer)
     : model_(std::move(model)), tokenizer_(std::move(tokenizer)) {}
 Translator::Translator(Translator&&) noexcept = default;
 Translator& Translator::operator=(Translator&&) noexcept = default;
@@ -20,9 +21,9 @@ Translator::~Translator() = default;
 
 Translator Translator::from_bytes(const uint8_t* data, size_t size) {
   ModelFile file = ModelFile::parse(data, size);
-  auto tokenizer = std::make_unique<Tokenizer>(file.source_spm, file.target_spm, std::move(file.vocab),
+  auto tokenizer = std::make_shared<const Tokenizer>(file.source_spm, file.target_spm, std::move(file.vocab),
                                                file.config.unk_id);
-  auto model = std::make_unique<Transformer>(std::move(file.config), std::move(file.weights));
+  auto model = std::make_shared<const Transformer>(std::move(file.config), std::move(file.weights));
   return Translator(std::move(model), std::move(tokenizer));
 }
 
@@ -63,6 +64,8 @@ Translation prepare(const Tokenizer& tokenizer, const ModelConfig& c, const std:
   return result;
 }
 
+constexpr int kMaxBeamSize = 64;
+
 bool special(const ModelConfig& c, int id) { return id == c.eos_id || id == c.bos_id || id == c.pad_id; }
 
 // Word alignments of a finished translation, when requested; drops the attention if only the
@@ -76,18 +79,37 @@ void add_alignment(const TranslateOptions& options, Translation& r) {
   if (!options.attention) r.cross_attention.clear();
 }
 
-// Fills the target side of `result` from a decoded hypothesis.
-void finish(const Tokenizer& tokenizer, const ModelConfig& c, Hypothesis hyp, Translation& result) {
-  result.target_ids = std::move(hyp.ids);
-  result.cross_attention = std::move(hyp.cross_attention);
-  result.residual = std::move(hyp.residual);
-  result.log_prob = hyp.log_prob;
-  std::vector<std::string> text_pieces;
-  for (int id : result.target_ids) {
-    result.target_tokens.push_back(tokenizer.piece(id));
-    if (!special(c, id)) text_pieces.push_back(result.target_tokens.back());
+// The text, pieces and (non-special) text pieces of target ids.
+ScoredHypothesis describe(const Tokenizer& tokenizer, const ModelConfig& c, const Hypothesis& hyp,
+                          std::vector<std::string>* text_pieces) {
+  ScoredHypothesis out;
+  out.target_ids = hyp.ids;
+  out.log_prob = hyp.log_prob;
+  out.score = hyp.score;
+  for (int id : hyp.ids) {
+    out.target_tokens.push_back(tokenizer.piece(id));
+    if (!special(c, id)) text_pieces->push_back(out.target_tokens.back());
   }
-  result.text = tokenizer.decode_pieces(text_pieces);
+  out.text = tokenizer.decode_pieces(*text_pieces);
+  return out;
+}
+
+// Fills the target side of `result` from the n-best hypotheses of its text, best first.
+void finish_translation(const Tokenizer& tokenizer, const ModelConfig& c, std::vector<Hypothesis> hyps, Translation& result) {
+  std::vector<std::string> text_pieces, pieces;  // of the best hypothesis, of each
+  for (const Hypothesis& hyp : hyps) {
+    pieces.clear();
+    result.hypotheses.push_back(describe(tokenizer, c, hyp, &pieces));
+    if (result.hypotheses.size() == 1) text_pieces = pieces;
+  }
+  const ScoredHypothesis& best = result.hypotheses.front();
+  result.text = best.text;
+  result.target_tokens = best.target_tokens;
+  result.target_ids = best.target_ids;
+  result.log_prob = best.log_prob;
+  result.score = best.score;
+  result.cross_attention = std::move(hyps.front().cross_attention);
+  result.residual = std::move(hyps.front().residual);
   result.target_words = split_words(result.text);
   const std::vector<int> words = words_of_pieces(text_pieces, static_cast<int>(result.target_words.size()));
   for (size_t t = 0, k = 0; t < result.target_ids.size(); ++t) {
@@ -95,50 +117,137 @@ void finish(const Tokenizer& tokenizer, const ModelConfig& c, Hypothesis hyp, Tr
   }
 }
 
-void check_options(const ModelConfig& c, const TranslateOptions& options) {
-  if (options.max_length < 0 || options.max_length > c.max_positions) {
-    throw Error(ErrorCode::kInvalidInput,
-                "max_length must lie in 0 .. " + std::to_string(c.max_positions) + " (0 picks a default)");
+void check_options(const ModelConfig& c, const TranslateOptions& o) {
+  auto fail = [](const std::string& what) { throw Error(ErrorCode::kInvalidInput, what); };
+  if (o.max_length < 0 || o.max_length > c.max_positions) {
+    fail("max_length must lie in 0 .. " + std::to_string(c.max_positions) + " (0 means max_positions)");
   }
+  if (!std::isfinite(o.max_length_ratio) || o.max_length_ratio < 0) fail("max_length_ratio must be finite and >= 0");
+  if (o.max_length_offset < 0) fail("max_length_offset must be >= 0");
+  if (o.beam_size < 1 || o.beam_size > kMaxBeamSize) fail("beam_size must lie in 1 .. " + std::to_string(kMaxBeamSize));
+  if (o.n_best < 1 || o.n_best > o.beam_size) fail("n_best must lie in 1 .. beam_size");
+  if (!std::isfinite(o.length_penalty)) fail("length_penalty must be finite");
+}
+
+// floor(ratio * S + offset), at least 1 and at most the cap.
+int max_target_length(const ModelConfig& c, const TranslateOptions& o, int src_len) {
+  const int cap = o.max_length ? o.max_length : c.max_positions;
+  const double limit = std::floor(static_cast<double>(o.max_length_ratio) * src_len + o.max_length_offset);
+  return static_cast<int>(std::max(1.0, std::min<double>(cap, limit)));
 }
 
 }  // namespace
 
-std::vector<Translation> Translator::translate_batch(const std::vector<std::string>& texts,
-                                                     const TranslateOptions& options) const {
+struct TranslationJob::State {
+  std::shared_ptr<const Transformer> model;
+  std::shared_ptr<const Tokenizer> tokenizer;
+  TranslateOptions options;
+  std::vector<Translation> results;  // [texts], source side filled
+  std::vector<Matrix> encoder_outs;  // [S_k, D] per decoded text
+  std::vector<size_t> decoded;       // index into results of each decoded text
+  std::vector<size_t> emitted;       // settled tokens already reported, per decoded text
+  std::unique_ptr<BeamSearch> search;
+  bool finished = false;
+};
+
+TranslationJob::TranslationJob(std::unique_ptr<State> state) : state_(std::move(state)) {}
+TranslationJob::TranslationJob(TranslationJob&&) noexcept = default;
+TranslationJob& TranslationJob::operator=(TranslationJob&&) noexcept = default;
+TranslationJob::~TranslationJob() = default;
+
+bool TranslationJob::done() const { return state_->search->done(); }
+
+std::vector<TokenEvent> TranslationJob::step() {
+  State& st = *state_;
+  if (st.finished) throw Error(ErrorCode::kInvalidInput, "this translation job has finished");
+  std::vector<TokenEvent> events;
+  if (done()) return events;
+  st.search->step();
+  const ModelConfig& c = st.model->config();
+  for (size_t k = 0; k < st.decoded.size(); ++k) {
+    const std::vector<int> ids = st.search->settled(static_cast<int>(k));
+    if (ids.size() <= st.emitted[k]) continue;
+    TokenEvent e;
+    e.index = static_cast<int>(st.decoded[k]);
+    std::vector<std::string> text_pieces;
+    for (size_t t = 0; t < ids.size(); ++t) {
+      const std::string piece = st.tokenizer->piece(ids[t]);
+      if (t >= st.emitted[k]) e.tokens.push_back(piece);
+      if (!special(c, ids[t])) text_pieces.push_back(piece);
+    }
+    e.text = st.tokenizer->decode_pieces(text_pieces);
+    st.emitted[k] = ids.size();
+    events.push_back(std::move(e));
+  }
+  return events;
+}
+
+std::vector<Translation> TranslationJob::finish() {
+  State& st = *state_;
+  if (st.finished || !done()) throw Error(ErrorCode::kInvalidInput, "finish() needs a job that is done and unfinished");
+  st.finished = true;
+  std::vector<std::vector<Hypothesis>> hyps = st.search->finish();
+  for (size_t k = 0; k < st.decoded.size(); ++k) {
+    Translation& r = st.results[st.decoded[k]];
+    finish_translation(*st.tokenizer, st.model->config(), std::move(hyps[k]), r);
+    add_alignment(st.options, r);
+  }
+  return std::move(st.results);
+}
+
+TranslationJob Translator::start(const std::vector<std::string>& texts, const TranslateOptions& options) const {
   const ModelConfig& c = model_->config();
   check_options(c, options);
-  std::vector<Translation> results;
-  results.reserve(texts.size());
+  auto st = std::make_unique<TranslationJob::State>();
+  st->model = model_;
+  st->tokenizer = tokenizer_;
+  st->options = options;
+  st->options.on_token = nullptr;
+  st->results.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
     try {
-      results.push_back(prepare(*tokenizer_, c, texts[i]));
+      st->results.push_back(prepare(*tokenizer_, c, texts[i]));
     } catch (const Error& e) {
       if (texts.size() == 1) throw;
       throw Error(e.code(), "text " + std::to_string(i) + ": " + e.what());
     }
   }
-  std::vector<Matrix> encoder_outs;  // [S_i, D] per non-empty text
-  std::vector<const Matrix*> inputs;
   std::vector<int> max_lengths;
-  std::vector<size_t> decoded;  // indices into results
-  encoder_outs.reserve(texts.size());
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i].source_ids.empty()) continue;
-    const int src_len = static_cast<int>(results[i].source_ids.size());
-    encoder_outs.push_back(model_->encode(results[i].source_ids));
-    inputs.push_back(&encoder_outs.back());
-    max_lengths.push_back(options.max_length ? options.max_length : std::min(c.max_positions, 2 * src_len + 10));
-    decoded.push_back(i);
+  st->encoder_outs.reserve(texts.size());
+  for (size_t i = 0; i < st->results.size(); ++i) {
+    const std::vector<int>& src_ids = st->results[i].source_ids;
+    if (src_ids.empty()) continue;
+    st->encoder_outs.push_back(model_->encode(src_ids));
+    max_lengths.push_back(max_target_length(c, options, static_cast<int>(src_ids.size())));
+    st->decoded.push_back(i);
   }
-  const SearchProbes probes{options.attention || options.alignment.has_value(), options.residual};
-  std::vector<Hypothesis> hyps = greedy_search(*model_, inputs, max_lengths, probes);
-  for (size_t k = 0; k < decoded.size(); ++k) {
-    Translation& r = results[decoded[k]];
-    finish(*tokenizer_, c, std::move(hyps[k]), r);
-    add_alignment(options, r);
+  st->emitted.assign(st->decoded.size(), 0);
+  std::vector<const Matrix*> inputs;
+  for (const Matrix& m : st->encoder_outs) inputs.push_back(&m);
+  SearchOptions search;
+  search.beam_size = options.beam_size;
+  search.n_best = options.n_best;
+  search.length_penalty = options.length_penalty;
+  search.early_stopping = options.early_stopping;
+  search.attention = options.attention || options.alignment.has_value();
+  search.residual = options.residual;
+  st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), search);
+  return TranslationJob(std::move(st));
+}
+
+std::vector<Translation> Translator::translate_batch(const std::vector<std::string>& texts,
+                                                     const TranslateOptions& options) const {
+  TranslationJob job = start(texts, options);
+  while (!job.done()) {
+    if (!options.on_token) {
+      job.state_->search->step();
+      continue;
+    }
+    for (const TokenEvent& e : job.step()) {
+      if (!options.on_token(e)) throw Error(ErrorCode::kCancelled, "the translation was cancelled");
+    }
   }
-  return results;
+  return job.finish();
 }
 
 Translation Translator::align(const std::string& source, const std::string& target,

@@ -4,9 +4,13 @@
 //   auto result = translator.translate("A dog runs.", {});
 //   // result.text, result.source_tokens [S], result.target_tokens [T],
 //   // result.cross_attention [layers, heads, T, S] with every row summing to 1.
+//   crossattn::TranslateOptions beam;
+//   beam.beam_size = 5;
+//   beam.n_best = 3;  // result.hypotheses: 3 ScoredHypothesis, best first
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,15 +24,51 @@ namespace crossattn {
 class Tokenizer;
 class Transformer;
 
+/// The target tokens of one text that became final during a decoding step (streaming): with greedy
+/// decoding each token as it is produced, with beam search the prefix every hypothesis that can
+/// still win agrees on (BeamSearch::settled).
+struct TokenEvent {
+  int index = 0;                    // the text's position in the batch
+  std::vector<std::string> tokens;  // pieces settled since this text's previous event, eos included
+  std::string text;                 // the detokenized target settled so far
+};
+
+/// Receives TokenEvents while a translation runs; returning false cancels it (Error(kCancelled)).
+using TokenCallback = std::function<bool(const TokenEvent&)>;
+
 struct TranslateOptions {
-  /// Most target tokens to generate, eos included; 0 means 2 * src_len + 10. At most max_positions.
+  /// Hypotheses kept per sentence by beam search (1 .. 64); 1, the default, is greedy decoding.
+  int beam_size = 1;
+  /// Hypotheses returned per sentence in Translation::hypotheses, best first (1 .. beam_size).
+  int n_best = 1;
+  /// GNMT length penalty alpha (decoding/beam_search.h): hypotheses are ranked by
+  /// log_prob / ((5 + T) / 6)^alpha. 0 ranks by log-probability alone. Any finite value.
+  float length_penalty = 1.0f;
+  /// Stop a sentence's search once beam_size hypotheses have finished; false searches on until no
+  /// live hypothesis can beat them (slower, rarely different).
+  bool early_stopping = true;
+  /// Most target tokens per sentence, eos included: floor(max_length_ratio * S + max_length_offset)
+  /// for S source tokens (eos included), at least 1 and at most max_length (0 means max_positions).
   int max_length = 0;
-  /// Return the cross-attention weights (costs memory: layers * heads * T * S floats).
+  float max_length_ratio = 2.0f;
+  int max_length_offset = 10;
+  /// Return the cross-attention weights of the best hypothesis (costs layers * heads * T * S floats).
   bool attention = true;
   /// Return Translation::residual, the statistics of each cross-attention residual connection.
   bool residual = false;
   /// Return Translation::alignment, word alignments made with these options.
   std::optional<AlignmentOptions> alignment;
+  /// Called with the tokens of each text as they become final (streaming), between decoder steps.
+  TokenCallback on_token;
+};
+
+/// One entry of an n-best list.
+struct ScoredHypothesis {
+  std::string text;                        // detokenized target
+  std::vector<std::string> target_tokens;  // [T] pieces, eos last unless the length limit cut it
+  std::vector<int> target_ids;             // [T]
+  float log_prob = 0.0f;                   // sum of log p over target_ids (nats)
+  float score = 0.0f;                      // log_prob / ((5 + T) / 6)^length_penalty, the ranking score
 };
 
 struct Translation {
@@ -39,6 +79,9 @@ struct Translation {
   int layers = 0, heads = 0;
   std::vector<float> cross_attention;  // [layers, heads, T, S] row-major; empty unless requested
   float log_prob = 0.0f;               // sum of log p over target_ids (nats)
+  float score = 0.0f;                  // the length-normalized score beam search ranked it by
+  /// [n_best] best first; hypotheses[0] is this translation. Empty for empty text and align().
+  std::vector<ScoredHypothesis> hypotheses;
   /// Whitespace-separated words of the source text and of the target text, and the word of each
   /// token ([S] and [T], -1 for eos): the units of `alignment`.
   std::vector<std::string> source_words, target_words;
@@ -48,6 +91,31 @@ struct Translation {
   /// and cos(x, u) (layers/cross_attention.h).
   std::vector<float> residual;
   std::optional<WordAlignment> alignment;  // when requested
+};
+
+/// A batch translation in progress, advanced one decoder step at a time, so that a caller can
+/// stream its tokens, interleave other work between steps, or abandon it (Translator::start). It
+/// shares the model with its Translator and stays valid if the Translator is destroyed.
+class TranslationJob {
+ public:
+  TranslationJob(TranslationJob&&) noexcept;
+  TranslationJob& operator=(TranslationJob&&) noexcept;
+  ~TranslationJob();
+
+  /// True when every text is decoded.
+  bool done() const;
+  /// Runs one decoder step over every text still decoding (no-op when done()); returns the tokens
+  /// it settled, in text order. Raises Error(kInvalidInput) when called after finish().
+  std::vector<TokenEvent> step();
+  /// The translations, in order, as Translator::translate_batch returns them; call once, when done().
+  /// Raises Error(kInvalidInput) before then.
+  std::vector<Translation> finish();
+
+ private:
+  friend class Translator;
+  struct State;
+  explicit TranslationJob(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
 };
 
 class Translator {
@@ -61,17 +129,23 @@ class Translator {
   Translator& operator=(Translator&&) noexcept;
   ~Translator();
 
-  /// Translates one sentence with greedy decoding. Empty or whitespace-only text gives an empty
-  /// Translation. Raises Error(kInvalidInput) for text that is not UTF-8 or a bad option, and
-  /// Error(kInputTooLong) for more source tokens than max_positions. Thread-compatible: const and
-  /// free of shared mutable state, so one Translator may serve several threads.
+  /// Translates one sentence: greedy decoding by default, beam search with options.beam_size > 1.
+  /// Empty or whitespace-only text gives an empty Translation. Raises Error(kInvalidInput) for text
+  /// that is not UTF-8 or a bad option, Error(kInputTooLong) for more source tokens than
+  /// max_positions, and Error(kCancelled) when options.on_token returns false. Thread-compatible:
+  /// const and free of shared mutable state, so one Translator may serve several threads.
   Translation translate(const std::string& text, const TranslateOptions& options) const;
 
   /// Translates several sentences together: each is encoded alone, then all decode as one batch
-  /// (greedy_search), which multiplies the weights by [sentences, D] matrices instead of vectors.
+  /// (BeamSearch), which multiplies the weights by [hypotheses, D] matrices instead of vectors.
   /// Results are in order and identical to translating each text alone. Errors as translate(); the
   /// message names the offending text's index, and nothing is translated then.
   std::vector<Translation> translate_batch(const std::vector<std::string>& texts, const TranslateOptions& options) const;
+
+  /// Starts translating `texts` and returns before the first decoder step: the caller advances the
+  /// job with step() (options.on_token is not called; step() returns the events). Encodes every
+  /// text; errors as translate_batch().
+  TranslationJob start(const std::vector<std::string>& texts, const TranslateOptions& options) const;
 
   /// Forced alignment: feeds `target` (tokenized with the target model) to the decoder instead of
   /// generating it, and returns the Translation that would have produced it: target_tokens are its
@@ -84,10 +158,10 @@ class Translator {
   const ModelConfig& config() const;
 
  private:
-  Translator(std::unique_ptr<Transformer> model, std::unique_ptr<Tokenizer> tokenizer);
+  Translator(std::shared_ptr<const Transformer> model, std::shared_ptr<const Tokenizer> tokenizer);
 
-  std::unique_ptr<Transformer> model_;
-  std::unique_ptr<Tokenizer> tokenizer_;
+  std::shared_ptr<const Transformer> model_;  // shared with running TranslationJobs
+  std::shared_ptr<const Tokenizer> tokenizer_;
 };
 
 }  // namespace crossattn

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "error.h"
@@ -115,11 +116,12 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
   state.capacity = std::max(0, std::min(max_tgt_len, config_.max_positions));
   const size_t layers = weights_.decoder_layers.size(), row = 2 * static_cast<size_t>(config_.d_model);
   state.self_kv.resize(layers * state.capacity * row);
-  state.cross_kv.resize(layers * state.src_len * row);
+  auto memory = std::make_shared<std::vector<float>>(layers * state.src_len * row);
   for (size_t l = 0; l < layers; ++l) {
     project_cross_attention_memory(encoder_out.data(), state.src_len, weights_.decoder_layers[l].cross_attention,
-                                   state.cross_kv.data() + l * state.src_len * row);
+                                   memory->data() + l * state.src_len * row);
   }
+  state.cross_kv = std::move(memory);
   return state;
 }
 

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include "decoding/greedy.h"
 #include "error.h"
 #include "model/model_file.h"
 #include "model/transformer.h"

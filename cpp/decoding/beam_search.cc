@@ -1,0 +1,256 @@
+#include "decoding/beam_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/ops.h"
+
+namespace crossattn {
+
+namespace {
+
+// A node of a sentence's prefix tree: the prefix ending with `token` at `depth` (the root is the
+// decoder start token at depth 0). `record` is where the probes of the step that fed this prefix
+// to the decoder went, -1 if it never was (finished prefixes).
+struct Node {
+  int parent;
+  int token;
+  int depth;
+  int record;
+};
+
+struct Live {
+  int node;
+  int slot;  // index of its DecoderState
+  float log_prob;
+};
+
+struct Finished {
+  int node;
+  float log_prob;
+  float score;
+};
+
+struct Candidate {
+  float log_prob;
+  int beam;  // index into the sentence's live hypotheses
+  int token;
+};
+
+// ids [k] of the k largest x [n], largest first; ties keep the smaller id first.
+void top_k(const float* x, int n, int k, int* ids) {
+  int size = 0;
+  for (int i = 0; i < n; ++i) {
+    if (size == k && x[i] <= x[ids[k - 1]]) continue;
+    int j = size < k ? size++ : k - 1;
+    for (; j > 0 && x[ids[j - 1]] < x[i]; --j) ids[j] = ids[j - 1];
+    ids[j] = i;
+  }
+}
+
+}  // namespace
+
+float length_penalty(int length, float alpha) { return std::pow((5.0f + length) / 6.0f, alpha); }
+
+struct BeamSearch::Sentence {
+  int max_length = 0;
+  int src_len = 0;
+  bool stopped = false;
+  std::vector<DecoderState> slots;  // [beam_size]
+  std::vector<Node> nodes;
+  std::vector<Live> live;          // best first
+  std::vector<Finished> finished;  // best first, at most beam_size
+  int records = 0;
+  std::vector<float> attention;  // [records, L*H, S]
+  std::vector<float> residual;   // [records, L, 3]
+
+  // The target ids from the root to `node`.
+  std::vector<int> path(int node) const {
+    std::vector<int> ids(nodes[node].depth);
+    for (int n = node; nodes[n].depth > 0; n = nodes[n].parent) ids[nodes[n].depth - 1] = nodes[n].token;
+    return ids;
+  }
+
+  int add_node(int parent, int token) {
+    nodes.push_back({parent, token, nodes[parent].depth + 1, -1});
+    return static_cast<int>(nodes.size()) - 1;
+  }
+
+  void add_finished(int node, float log_prob, float alpha, int beam_size) {
+    const Finished f{node, log_prob, log_prob / length_penalty(nodes[node].depth, alpha)};
+    auto at = std::upper_bound(finished.begin(), finished.end(), f,
+                               [](const Finished& a, const Finished& b) { return a.score > b.score; });
+    finished.insert(at, f);
+    if (static_cast<int>(finished.size()) > beam_size) finished.pop_back();
+  }
+};
+
+BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
+                       SearchOptions options)
+    : model_(&model), options_(options), sentences_(encoder_outs.size()) {
+  const ModelConfig& c = model.config();
+  for (size_t i = 0; i < sentences_.size(); ++i) {
+    Sentence& s = sentences_[i];
+    s.max_length = max_lengths[i];
+    s.src_len = static_cast<int>(encoder_outs[i]->rows());
+    s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
+    s.nodes.push_back({-1, c.decoder_start_id, 0, -1});
+    s.live.push_back({0, 0, 0.0f});
+  }
+}
+
+BeamSearch::~BeamSearch() = default;
+BeamSearch::BeamSearch(BeamSearch&&) noexcept = default;
+BeamSearch& BeamSearch::operator=(BeamSearch&&) noexcept = default;
+
+bool BeamSearch::done() const {
+  return std::all_of(sentences_.begin(), sentences_.end(), [](const Sentence& s) { return s.stopped; });
+}
+
+void BeamSearch::step() {
+  const ModelConfig& c = model_->config();
+  const size_t weights_size = static_cast<size_t>(c.decoder_layers) * c.n_heads, residual_size = c.decoder_layers * 3;
+  rows_.clear();
+  tokens_.clear();
+  weight_rows_.clear();
+  residual_rows_.clear();
+  for (Sentence& s : sentences_) {
+    if (s.stopped) continue;
+    const int first = s.records;
+    s.records += static_cast<int>(s.live.size());
+    if (options_.attention) s.attention.resize(s.records * weights_size * s.src_len);
+    if (options_.residual) s.residual.resize(s.records * residual_size);
+    for (size_t b = 0; b < s.live.size(); ++b) {
+      Node& node = s.nodes[s.live[b].node];
+      node.record = first + static_cast<int>(b);
+      rows_.push_back(&s.slots[s.live[b].slot]);
+      tokens_.push_back(node.token);
+      weight_rows_.push_back(options_.attention ? s.attention.data() + node.record * weights_size * s.src_len : nullptr);
+      residual_rows_.push_back(options_.residual ? s.residual.data() + node.record * residual_size : nullptr);
+    }
+  }
+  const int m = static_cast<int>(rows_.size());
+  if (m == 0) return;
+  ws_.reserve(m, c);
+  const CrossAttentionProbe probe{weight_rows_.data(), residual_rows_.data()};
+  model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe);
+
+  const int beam = options_.beam_size, k = std::min(2 * beam, c.vocab_size);
+  std::vector<int> top(k);
+  std::vector<Candidate> candidates;
+  std::vector<char> claimed(beam);
+  const float* logits = ws_.logits.data();  // [M, V]
+  for (Sentence& s : sentences_) {
+    if (s.stopped) continue;
+    // Every live hypothesis' k best extensions, then the best of all, ties in beam and token order.
+    candidates.clear();
+    for (size_t b = 0; b < s.live.size(); ++b, logits += c.vocab_size) {
+      int best = 0;
+      const float log_z = log_sum_exp(logits, c.vocab_size, &best);
+      top_k(logits, c.vocab_size, k, top.data());
+      for (int token : top) candidates.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
+    const int depth = s.nodes[s.live.front().node].depth + 1;  // length of every extension
+    std::vector<Live> next;
+    for (size_t rank = 0; rank < candidates.size() && static_cast<int>(next.size()) < beam; ++rank) {
+      const Candidate& cand = candidates[rank];
+      const Live& parent = s.live[cand.beam];
+      if (cand.token != c.eos_id) {
+        next.push_back({s.add_node(parent.node, cand.token), parent.slot, cand.log_prob});
+      } else if (static_cast<int>(rank) < beam) {
+        s.add_finished(s.add_node(parent.node, cand.token), cand.log_prob, options_.length_penalty, beam);
+      }
+    }
+    if (depth >= s.max_length) {  // out of room: the live hypotheses finish without eos
+      for (const Live& h : next) s.add_finished(h.node, h.log_prob, options_.length_penalty, beam);
+      next.clear();
+    }
+    // Slots: the first extension of a hypothesis keeps its parent's slot, the others take slots
+    // of hypotheses without extensions and copy the parent's prefix.
+    std::fill(claimed.begin(), claimed.end(), 0);
+    std::vector<Live*> homeless;
+    for (Live& h : next) {
+      if (claimed[h.slot]) homeless.push_back(&h);
+      claimed[h.slot] = 1;
+    }
+    for (int slot = 0, i = 0; i < static_cast<int>(homeless.size()); ++slot) {
+      if (claimed[slot]) continue;
+      s.slots[slot].assign_prefix(s.slots[homeless[i]->slot]);
+      homeless[i++]->slot = slot;
+    }
+    s.live = std::move(next);
+    if (s.live.empty()) {
+      s.stopped = true;
+    } else if (static_cast<int>(s.finished.size()) >= beam) {
+      // The score of a future hypothesis is at most its best live prefix's log-probability over
+      // lp at one of the extreme lengths it can reach (the score is monotonic in the length).
+      const float best = s.live.front().log_prob, alpha = options_.length_penalty;
+      const float bound = std::max(best / length_penalty(depth + 1, alpha), best / length_penalty(s.max_length, alpha));
+      s.stopped = options_.early_stopping || bound <= s.finished.back().score;
+    }
+  }
+}
+
+std::vector<int> BeamSearch::settled(int sentence) const {
+  const Sentence& s = sentences_[sentence];
+  if (s.stopped) return s.path(s.finished.front().node);
+  // The deepest common ancestor of the live hypotheses and the best finished one.
+  auto ancestor = [&](int a, int b) {
+    while (s.nodes[a].depth > s.nodes[b].depth) a = s.nodes[a].parent;
+    while (s.nodes[b].depth > s.nodes[a].depth) b = s.nodes[b].parent;
+    while (a != b) a = s.nodes[a].parent, b = s.nodes[b].parent;
+    return a;
+  };
+  int common = s.live.front().node;
+  for (const Live& h : s.live) common = ancestor(common, h.node);
+  if (!s.finished.empty()) common = ancestor(common, s.finished.front().node);
+  return s.path(common);
+}
+
+std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
+  const ModelConfig& c = model_->config();
+  const int heads = c.decoder_layers * c.n_heads, layers = c.decoder_layers;
+  std::vector<std::vector<Hypothesis>> out(sentences_.size());
+  for (size_t i = 0; i < sentences_.size(); ++i) {
+    const Sentence& s = sentences_[i];
+    const size_t n = std::min<size_t>(options_.n_best, s.finished.size());
+    for (size_t rank = 0; rank < n; ++rank) {
+      const Finished& f = s.finished[rank];
+      Hypothesis h;
+      h.ids = s.path(f.node);
+      h.log_prob = f.log_prob;
+      h.score = f.score;
+      out[i].push_back(std::move(h));
+    }
+    if (n == 0 || (!options_.attention && !options_.residual)) continue;
+    // The probes of the best hypothesis: position t was recorded when its prefix of depth t was fed.
+    Hypothesis& best = out[i].front();
+    const int t_len = static_cast<int>(best.ids.size());
+    std::vector<int> records(t_len);
+    for (int node = s.nodes[s.finished.front().node].parent; node >= 0; node = s.nodes[node].parent) {
+      records[s.nodes[node].depth] = s.nodes[node].record;
+    }
+    auto gather = [&](const std::vector<float>& arena, size_t row, int a, int w, std::vector<float>& dst) {
+      std::vector<float> steps(static_cast<size_t>(t_len) * row);  // [T, a, w]
+      for (int t = 0; t < t_len; ++t) {
+        std::copy_n(arena.data() + records[t] * row, row, steps.data() + t * row);
+      }
+      dst.resize(steps.size());
+      swap_leading_axes(steps.data(), t_len, a, w, dst.data());  // [a, T, w]
+    };
+    if (options_.attention) gather(s.attention, static_cast<size_t>(heads) * s.src_len, heads, s.src_len, best.cross_attention);
+    if (options_.residual) gather(s.residual, layers * 3, layers, 3, best.residual);
+  }
+  return out;
+}
+
+std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
+                                                 const std::vector<int>& max_lengths, const SearchOptions& options) {
+  BeamSearch search(model, encoder_outs, max_lengths, options);
+  while (!search.done()) search.step();
+  return search.finish();
+}
+
+}  // namespace crossattn

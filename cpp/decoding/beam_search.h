@@ -1,0 +1,90 @@
+// Beam search over a batch of sentences, one decoder step at a time, with greedy decoding as its
+// beam_size = 1 case.
+//
+// Each sentence keeps up to beam_size live hypotheses. A step feeds every live hypothesis of every
+// sentence to the decoder as one batched call (rows of [rows, D] matrices), adds each row's
+// log-softmax to its hypothesis' log-probability, and keeps, per sentence, the beam_size best
+// extensions that do not end in eos; extensions ending in eos that rank among the beam_size best
+// are finished. Finished hypotheses are ranked by the GNMT length-normalized score (Wu et al. 2016,
+// eq. 14, without the coverage term):
+//
+//   score(Y) = log P(Y | X) / lp(Y),   lp(Y) = ((5 + |Y|) / 6)^length_penalty
+//
+// with |Y| the number of target tokens, eos included. A sentence stops when no live hypothesis is
+// left, when it reaches its max_length (live hypotheses are then finished without eos), or once
+// beam_size hypotheses have finished: at once with early_stopping, otherwise when no live
+// hypothesis can still score above the worst kept finished one (exact for length_penalty >= 0).
+// With beam_size = 1 and early_stopping this is greedy decoding: the most probable token each step.
+//
+// Hypotheses own their self-attention caches (DecoderState), one slot per beam; when a hypothesis
+// has several surviving extensions, the extras take the slots of hypotheses that died and copy the
+// prefix (DecoderState::assign_prefix). The cross-attention memory is shared by all of them.
+// Ties are broken by beam order, then token id, so a search is deterministic.
+// Legend: L decoder layers, H n_heads, T target tokens, S src_len, D d_model, V vocab_size.
+#pragma once
+
+#include <vector>
+
+#include "model/transformer.h"
+
+namespace crossattn {
+
+struct SearchOptions {
+  int beam_size = 1;             // hypotheses kept per sentence; 1 is greedy decoding
+  int n_best = 1;                // hypotheses returned per sentence, 1 .. beam_size
+  float length_penalty = 1.0f;   // GNMT alpha: 0 ranks by log-probability, larger favours longer outputs
+  bool early_stopping = true;    // stop a sentence as soon as beam_size hypotheses have finished
+  bool attention = false;        // record the cross-attention of the best hypothesis
+  bool residual = false;         // record its cross-attention residual statistics (CrossAttentionProbe)
+};
+
+struct Hypothesis {
+  std::vector<int> ids;                // [T] target ids, ending with eos unless max_length stopped it
+  std::vector<float> cross_attention;  // [L, H, T, S] for the best hypothesis when requested, else empty
+  std::vector<float> residual;         // [L, T, 3] for the best hypothesis when requested, else empty
+  float log_prob = 0.0f;               // sum of log p(token) over ids, in nats
+  float score = 0.0f;                  // log_prob / lp(T), the ranking score
+};
+
+/// ((5 + length) / 6)^alpha, the GNMT length penalty (Wu et al. 2016, eq. 14).
+float length_penalty(int length, float alpha);
+
+class BeamSearch {
+ public:
+  /// Sets up the search of sentence i from encoder_outs[i] [S_i, D] for at most max_lengths[i] >= 1
+  /// target tokens (at most max_positions). `model` and the encoder outputs must outlive the search.
+  BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
+             SearchOptions options);
+  ~BeamSearch();
+  BeamSearch(BeamSearch&&) noexcept;
+  BeamSearch& operator=(BeamSearch&&) noexcept;
+
+  /// True when every sentence has stopped.
+  bool done() const;
+  /// One decoder call over every live hypothesis of every sentence that has not stopped.
+  void step();
+  /// The target ids of sentence i that no continuation of the search can change: the common prefix
+  /// of its best finished hypothesis and its live ones; the whole best hypothesis once the sentence
+  /// has stopped. For greedy decoding, every token as soon as it is produced (streaming).
+  std::vector<int> settled(int sentence) const;
+  /// The n_best hypotheses of each sentence, best first; the first carries the probes. Call once,
+  /// when done().
+  std::vector<std::vector<Hypothesis>> finish();
+
+ private:
+  struct Sentence;
+  const Transformer* model_;
+  SearchOptions options_;
+  std::vector<Sentence> sentences_;
+  DecoderWorkspace ws_;
+  // Per row of the current step: its state, the token it feeds, where its probes go.
+  std::vector<DecoderState*> rows_;
+  std::vector<int> tokens_;
+  std::vector<float*> weight_rows_, residual_rows_;
+};
+
+/// Runs a BeamSearch to the end: the n_best hypotheses of each sentence, best first.
+std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
+                                                 const std::vector<int>& max_lengths, const SearchOptions& options);
+
+}  // namespace crossattn

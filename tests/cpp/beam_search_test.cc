@@ -1,0 +1,345 @@
+// Beam search (decoding/beam_search.h): against exhaustive search on a tiny random Transformer, and
+// through the Translator on the shipped model: n-best scores equal to forced decoding, the chosen
+// hypothesis' cross-attention, batching, streaming, cancellation and option errors.
+#include "decoding/beam_search.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "error.h"
+#include "kernels/ops.h"
+#include "test_util.h"
+#include "translator.h"
+
+namespace crossattn {
+namespace {
+
+// A pre-norm Transformer (1 encoder and 1 decoder layer, D = 8, 2 heads, 6 tokens) with uniform
+// random weights: small enough to enumerate every output of a few tokens.
+Transformer random_model(unsigned seed) {
+  const int d = 8, v = 6, f = 16;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  auto random = [&](int n) {
+    std::vector<float> x(n);
+    for (float& e : x) e = uniform(rng);
+    return x;
+  };
+  auto linear = [&](int out, int in) { return PackedLinear::from_f32(random(out * in).data(), out, in, random(out).data()); };
+  ModelConfig c;
+  c.encoder_layers = c.decoder_layers = 1;
+  c.d_model = d;
+  c.n_heads = 2;
+  c.d_ff = f;
+  c.max_positions = 16;
+  c.vocab_size = v;
+  const LayerNorm norm{std::vector<float>(d, 1.0f), std::vector<float>(d, 0.0f)};
+  TransformerWeights w;
+  w.src_embed = Embedding(random(v * d), d);
+  w.output_projection = linear(v, d);
+  EncoderLayerWeights enc;
+  enc.self_attention = {linear(3 * d, d), linear(d, d)};
+  enc.ffn = {linear(f, d), linear(d, f)};
+  enc.self_attention_norm = enc.ffn_norm = norm;
+  w.encoder_layers.push_back(std::move(enc));
+  DecoderLayerWeights dec;
+  dec.self_attention = {linear(3 * d, d), linear(d, d)};
+  dec.cross_attention = {linear(d, d), linear(2 * d, d), linear(d, d)};
+  dec.ffn = {linear(f, d), linear(d, f)};
+  dec.self_attention_norm = dec.cross_attention_norm = dec.ffn_norm = norm;
+  w.decoder_layers.push_back(std::move(dec));
+  w.encoder_norm = w.decoder_norm = norm;
+  return Transformer(c, std::move(w));
+}
+
+struct Scored {
+  std::vector<int> ids;
+  float log_prob;
+  float score;
+};
+
+// Every output of at most max_length tokens (ending at its first eos, or cut at max_length) with
+// its log-probability by forced decoding, ranked by the GNMT score, best first.
+std::vector<Scored> exhaustive(const Transformer& model, const Matrix& encoder_out, int max_length, float alpha) {
+  const ModelConfig& c = model.config();
+  std::vector<Scored> all;
+  std::vector<std::vector<int>> prefixes = {{}};
+  for (int length = 1; length <= max_length; ++length) {
+    std::vector<std::vector<int>> longer;
+    for (const auto& prefix : prefixes) {
+      for (int token = 0; token < c.vocab_size; ++token) {
+        std::vector<int> ids = prefix;
+        ids.push_back(token);
+        if (token == c.eos_id || length == max_length) {
+          std::vector<int> inputs = {c.decoder_start_id};
+          inputs.insert(inputs.end(), ids.begin(), ids.end() - 1);
+          DecoderState state = model.start(encoder_out, length);
+          Matrix logits;  // [T, V]
+          model.decode(state, inputs, logits, nullptr);
+          float log_prob = 0.0f;
+          for (int t = 0; t < length; ++t) {
+            int best = 0;
+            log_prob += logits(t, ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size, &best);
+          }
+          all.push_back({ids, log_prob, log_prob / length_penalty(length, alpha)});
+        }
+        if (token != c.eos_id) longer.push_back(std::move(ids));
+      }
+    }
+    prefixes = std::move(longer);
+  }
+  std::stable_sort(all.begin(), all.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
+  return all;
+}
+
+TEST(BeamSearch, AWideEnoughBeamFindsTheExhaustiveRanking) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const Transformer model = random_model(seed);
+    const Matrix encoder_out = model.encode({4, 5, 0, 3});
+    const int max_length = 4;
+    for (float alpha : {0.0f, 1.0f}) {
+      const std::vector<Scored> truth = exhaustive(model, encoder_out, max_length, alpha);
+      ASSERT_EQ(truth.size(), 1u + 5 + 25 + 125 + 625);
+      // A beam wider than the 750 extensions of the last step keeps every prefix: exact search.
+      SearchOptions o;
+      o.beam_size = 1000;
+      o.n_best = 20;
+      o.length_penalty = alpha;
+      o.early_stopping = false;
+      const auto found = beam_search(model, {&encoder_out}, {max_length}, o).front();
+      ASSERT_EQ(found.size(), 20u);
+      for (size_t i = 0; i < found.size(); ++i) {
+        EXPECT_EQ(found[i].ids, truth[i].ids) << "seed " << seed << " alpha " << alpha << " rank " << i;
+        EXPECT_NEAR(found[i].log_prob, truth[i].log_prob, 1e-4);
+        EXPECT_NEAR(found[i].score, truth[i].score, 1e-4);
+      }
+      // A narrow beam returns real hypotheses with their true scores, best first.
+      o.beam_size = 3;
+      o.n_best = 3;
+      const auto narrow = beam_search(model, {&encoder_out}, {max_length}, o).front();
+      for (size_t i = 0; i < narrow.size(); ++i) {
+        const auto same = std::find_if(truth.begin(), truth.end(), [&](const Scored& s) { return s.ids == narrow[i].ids; });
+        ASSERT_NE(same, truth.end());
+        EXPECT_NEAR(narrow[i].score, same->score, 1e-4);
+        if (i > 0) EXPECT_GE(narrow[i - 1].score, narrow[i].score);
+      }
+    }
+  }
+}
+
+TEST(BeamSearch, BeamSizeOneIsGreedy) {
+  const Transformer model = random_model(7);
+  const ModelConfig& c = model.config();
+  const Matrix encoder_out = model.encode({5, 4, 3});
+  const int max_length = 12;
+  // Greedy by hand: feed the most probable token until eos.
+  std::vector<int> greedy;
+  DecoderState state = model.start(encoder_out, max_length);
+  DecoderWorkspace ws;
+  ws.reserve(1, c);
+  DecoderState* rows[1] = {&state};
+  int token = c.decoder_start_id;
+  while (static_cast<int>(greedy.size()) < max_length && (greedy.empty() || greedy.back() != c.eos_id)) {
+    model.decode(rows, &token, 1, ws, nullptr);
+    log_sum_exp(ws.logits.data(), c.vocab_size, &token);
+    greedy.push_back(token);
+  }
+  for (float alpha : {0.0f, 0.6f, 2.0f}) {
+    SearchOptions o;
+    o.length_penalty = alpha;
+    EXPECT_EQ(beam_search(model, {&encoder_out}, {max_length}, o).front().front().ids, greedy) << alpha;
+  }
+}
+
+TEST(BeamSearch, SettledTokensArePrefixesOfTheResult) {
+  const Transformer model = random_model(11);
+  const Matrix encoder_out = model.encode({4, 5, 4, 0, 3});
+  SearchOptions o;
+  o.beam_size = 4;
+  BeamSearch search(model, {&encoder_out}, {10}, o);
+  std::vector<std::vector<int>> seen;
+  while (!search.done()) {
+    search.step();
+    seen.push_back(search.settled(0));
+  }
+  const std::vector<int> best = search.finish().front().front().ids;
+  EXPECT_EQ(seen.back(), best);
+  for (size_t i = 0; i < seen.size(); ++i) {
+    ASSERT_LE(seen[i].size(), best.size());
+    EXPECT_TRUE(std::equal(seen[i].begin(), seen[i].end(), best.begin())) << "step " << i;
+    if (i > 0) EXPECT_GE(seen[i].size(), seen[i - 1].size());
+  }
+}
+
+class TranslatorBeamTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { translator_ = new Translator(Translator::from_file(testing::model_path())); }
+  static void TearDownTestSuite() { delete translator_; }
+  static Translator* translator_;
+  const Translator& translator = *translator_;
+
+  static TranslateOptions beam(int size, int n_best = 1) {
+    TranslateOptions o;
+    o.beam_size = size;
+    o.n_best = n_best;
+    return o;
+  }
+};
+Translator* TranslatorBeamTest::translator_ = nullptr;
+
+const std::vector<std::string> kSources = {
+    "A man in a blue shirt is standing on a ladder cleaning windows.", "Two dogs play in the snow.",
+    "A little girl climbs into a wooden playhouse.", "", "People are walking down a busy city street at night."};
+
+TEST_F(TranslatorBeamTest, NBestHypothesesCarryTheirForcedLogProbAndScore) {
+  for (const std::string& source : kSources) {
+    if (source.empty()) continue;
+    const Translation r = translator.translate(source, beam(5, 5));
+    ASSERT_EQ(r.hypotheses.size(), 5u) << source;
+    EXPECT_EQ(r.hypotheses[0].text, r.text);
+    EXPECT_EQ(r.hypotheses[0].target_ids, r.target_ids);
+    for (size_t i = 0; i < r.hypotheses.size(); ++i) {
+      const ScoredHypothesis& h = r.hypotheses[i];
+      if (i > 0) {
+        EXPECT_GE(r.hypotheses[i - 1].score, h.score);
+        EXPECT_NE(r.hypotheses[i - 1].target_ids, h.target_ids);
+      }
+      EXPECT_NEAR(h.score, h.log_prob / length_penalty(static_cast<int>(h.target_ids.size()), 1.0f), 1e-5);
+      const Translation forced = translator.align(source, h.text, {});
+      if (forced.target_ids != h.target_ids) continue;  // the text re-tokenizes differently
+      EXPECT_NEAR(forced.log_prob, h.log_prob, 2e-3) << h.text;
+    }
+  }
+}
+
+TEST_F(TranslatorBeamTest, ChosenHypothesisCarriesItsCrossAttention) {
+  const std::string source = kSources[0];
+  TranslateOptions o = beam(4);
+  o.residual = true;
+  const Translation r = translator.translate(source, o);
+  const Translation forced = translator.align(source, r.text, o);
+  ASSERT_EQ(forced.target_ids, r.target_ids);
+  ASSERT_EQ(r.cross_attention.size(), forced.cross_attention.size());
+  for (size_t i = 0; i < r.cross_attention.size(); ++i) EXPECT_NEAR(r.cross_attention[i], forced.cross_attention[i], 1e-5);
+  ASSERT_EQ(r.residual.size(), forced.residual.size());
+  for (size_t i = 0; i < r.residual.size(); ++i) EXPECT_NEAR(r.residual[i], forced.residual[i], 1e-3);
+}
+
+TEST_F(TranslatorBeamTest, BatchedBeamSearchEqualsOneByOne) {
+  const auto batch = translator.translate_batch(kSources, beam(4, 2));
+  for (size_t i = 0; i < kSources.size(); ++i) {
+    const Translation one = translator.translate(kSources[i], beam(4, 2));
+    EXPECT_EQ(batch[i].target_ids, one.target_ids) << kSources[i];
+    EXPECT_EQ(batch[i].score, one.score);
+    EXPECT_EQ(batch[i].cross_attention, one.cross_attention);
+    ASSERT_EQ(batch[i].hypotheses.size(), one.hypotheses.size());
+    if (!one.hypotheses.empty()) EXPECT_EQ(batch[i].hypotheses[1].target_ids, one.hypotheses[1].target_ids);
+  }
+}
+
+TEST_F(TranslatorBeamTest, MaxLengthIsRatioTimesSourcePlusOffsetUnderACap) {
+  const std::string source = kSources[0];
+  const int src_len = static_cast<int>(translator.translate(source, {}).source_ids.size());
+  for (int size : {1, 4}) {
+    TranslateOptions o = beam(size);
+    o.max_length_ratio = 0.0f;
+    o.max_length_offset = 3;
+    EXPECT_EQ(translator.translate(source, o).target_ids.size(), 3u);
+    o.max_length_ratio = 0.25f;
+    o.max_length_offset = 0;
+    EXPECT_EQ(translator.translate(source, o).target_ids.size(), static_cast<size_t>(src_len / 4));
+    o.max_length = 2;
+    EXPECT_EQ(translator.translate(source, o).target_ids.size(), 2u);
+  }
+}
+
+TEST_F(TranslatorBeamTest, StreamingReportsEveryTokenOnceInOrder) {
+  for (int size : {1, 4}) {
+    std::vector<std::vector<std::string>> tokens(kSources.size());
+    std::vector<std::string> texts(kSources.size());
+    TranslateOptions o = beam(size);
+    int events = 0;
+    o.on_token = [&](const TokenEvent& e) {
+      ++events;
+      EXPECT_FALSE(e.tokens.empty());
+      if (size == 1) EXPECT_EQ(e.tokens.size(), 1u);  // greedy: each token as it is produced
+      tokens[e.index].insert(tokens[e.index].end(), e.tokens.begin(), e.tokens.end());
+      texts[e.index] = e.text;
+      return true;
+    };
+    const auto results = translator.translate_batch(kSources, o);
+    EXPECT_GT(events, 0);
+    for (size_t i = 0; i < kSources.size(); ++i) {
+      EXPECT_EQ(tokens[i], results[i].target_tokens) << size << " " << kSources[i];
+      EXPECT_EQ(texts[i], results[i].text);
+    }
+  }
+}
+
+TEST_F(TranslatorBeamTest, CancellingStopsWithATypedErrorAndTheTranslatorStaysUsable) {
+  const Translation before = translator.translate(kSources[0], beam(4));
+  for (int size : {1, 4}) {
+    TranslateOptions o = beam(size);
+    int events = 0;
+    o.on_token = [&](const TokenEvent&) { return ++events < 2; };
+    try {
+      translator.translate(kSources[0], o);
+      FAIL() << "not cancelled";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kCancelled);
+    }
+    EXPECT_EQ(events, 2);
+  }
+  EXPECT_EQ(translator.translate(kSources[0], beam(4)).target_ids, before.target_ids);
+}
+
+TEST_F(TranslatorBeamTest, AJobStepsToTheSameResultAndRefusesMisuse) {
+  TranslationJob job = translator.start(kSources, beam(3));
+  EXPECT_THROW(job.finish(), Error);  // not done yet
+  int steps = 0;
+  while (!job.done()) {
+    job.step();
+    ++steps;
+  }
+  EXPECT_GT(steps, 1);
+  const auto results = job.finish();
+  const auto expected = translator.translate_batch(kSources, beam(3));
+  for (size_t i = 0; i < kSources.size(); ++i) EXPECT_EQ(results[i].text, expected[i].text);
+  EXPECT_THROW(job.step(), Error);
+  EXPECT_THROW(job.finish(), Error);
+}
+
+TEST_F(TranslatorBeamTest, BadSearchOptionsAreInvalidInput) {
+  auto code_of = [&](const TranslateOptions& o) {
+    try {
+      translator.translate("A dog.", o);
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return ErrorCode::kModelFormat;  // no error
+  };
+  TranslateOptions o;
+  for (int size : {0, -1, 65}) {
+    o.beam_size = size;
+    EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput) << size;
+  }
+  o = beam(2, 3);
+  EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
+  o = beam(2, 0);
+  EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
+  o = beam(2);
+  o.length_penalty = std::nanf("");
+  EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
+  o = beam(2);
+  o.max_length_ratio = -1.0f;
+  EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
+  o = beam(2);
+  o.max_length_offset = -1;
+  EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
+}
+
+}  // namespace
+}  // namespace crossattn
