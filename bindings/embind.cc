@@ -44,11 +44,140 @@ val to_array(const std::vector<T>& items) {
   return array;
 }
 
+crossattn::AlignmentMethod method(const std::string& name) {
+  if (name == "argmax") return crossattn::AlignmentMethod::kArgmax;
+  if (name == "threshold") return crossattn::AlignmentMethod::kThreshold;
+  if (name == "grow-diag-final-and") return crossattn::AlignmentMethod::kGrowDiagFinalAnd;
+  throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "unknown alignment method '" + name + "'");
+}
+
+// Options from {maxLength, attention, residual, beamSize?, nBest?, lengthPenalty?, earlyStopping?,
+// maxLengthRatio?, maxLengthOffset?, alignment: {layers, heads, method, threshold, shift,
+// mergeSubwords} | null}; the wrapper has checked their types.
+crossattn::TranslateOptions parse(const val& options) {
+  crossattn::TranslateOptions o;
+  o.max_length = options["maxLength"].as<int>();
+  o.attention = options["attention"].as<bool>();
+  o.residual = options["residual"].as<bool>();
+  // Search fields left undefined keep the engine's defaults (translator.h).
+  if (!options["beamSize"].isUndefined()) o.beam_size = options["beamSize"].as<int>();
+  if (!options["nBest"].isUndefined()) o.n_best = options["nBest"].as<int>();
+  if (!options["lengthPenalty"].isUndefined()) o.length_penalty = options["lengthPenalty"].as<float>();
+  if (!options["earlyStopping"].isUndefined()) o.early_stopping = options["earlyStopping"].as<bool>();
+  if (!options["maxLengthRatio"].isUndefined()) o.max_length_ratio = options["maxLengthRatio"].as<float>();
+  if (!options["maxLengthOffset"].isUndefined()) o.max_length_offset = options["maxLengthOffset"].as<int>();
+  const val alignment = options["alignment"];
+  if (!alignment.isNull()) {  // fields left undefined keep the engine's defaults
+    crossattn::AlignmentOptions a;
+    if (!alignment["layers"].isUndefined()) a.layers = emscripten::vecFromJSArray<int>(alignment["layers"]);
+    if (!alignment["heads"].isUndefined()) a.heads = emscripten::vecFromJSArray<int>(alignment["heads"]);
+    if (!alignment["method"].isUndefined()) a.method = method(alignment["method"].as<std::string>());
+    if (!alignment["threshold"].isUndefined()) a.threshold = alignment["threshold"].as<float>();
+    if (!alignment["shift"].isUndefined()) a.shift = alignment["shift"].as<bool>();
+    if (!alignment["mergeSubwords"].isUndefined()) a.merge_subwords = alignment["mergeSubwords"].as<bool>();
+    o.alignment = std::move(a);
+  }
+  return o;
+}
+
+// A copy out of the wasm heap (slice), so that the result survives later heap growth; null if empty.
+val floats(const std::vector<float>& v) {
+  return v.empty() ? val::null() : val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
+}
+
+val to_value(const crossattn::Translation& r) {
+  val out = val::object();
+  out.set("text", r.text);
+  out.set("sourceTokens", to_array(r.source_tokens));
+  out.set("targetTokens", to_array(r.target_tokens));
+  out.set("sourceIds", to_array(r.source_ids));
+  out.set("targetIds", to_array(r.target_ids));
+  out.set("logProb", r.log_prob);
+  out.set("score", r.score);
+  val hypotheses = val::array();
+  for (size_t i = 0; i < r.hypotheses.size(); ++i) {
+    const crossattn::ScoredHypothesis& h = r.hypotheses[i];
+    val one = val::object();
+    one.set("text", h.text);
+    one.set("targetTokens", to_array(h.target_tokens));
+    one.set("targetIds", to_array(h.target_ids));
+    one.set("logProb", h.log_prob);
+    one.set("score", h.score);
+    hypotheses.set(i, one);
+  }
+  out.set("hypotheses", hypotheses);
+  out.set("layers", r.layers);
+  out.set("heads", r.heads);
+  out.set("sourceWords", to_array(r.source_words));
+  out.set("targetWords", to_array(r.target_words));
+  out.set("sourceWordOfToken", to_array(r.source_word_of_token));
+  out.set("targetWordOfToken", to_array(r.target_word_of_token));
+  out.set("crossAttention", floats(r.cross_attention));
+  out.set("residual", floats(r.residual));
+  val alignment = val::null();
+  if (r.alignment) {
+    alignment = val::object();
+    alignment.set("srcLen", r.alignment->src_len);
+    alignment.set("tgtLen", r.alignment->tgt_len);
+    alignment.set("weights", floats(r.alignment->weights));
+    val links = val::array();
+    for (size_t i = 0; i < r.alignment->links.size(); ++i) {
+      links.set(i, to_array(std::vector<int>{r.alignment->links[i].first, r.alignment->links[i].second}));
+    }
+    alignment.set("links", links);
+  }
+  out.set("alignment", alignment);
+  return out;
+}
+
+// {results: [to_value of each]}.
+val results_value(const std::vector<crossattn::Translation>& results) {
+  val array = val::array();
+  for (size_t i = 0; i < results.size(); ++i) array.set(i, to_value(results[i]));
+  val out = val::object();
+  out.set("results", array);
+  return out;
+}
+
+// A translation in progress (crossattn::TranslationJob) as JavaScript sees it.
+class WasmJob {
+ public:
+  explicit WasmJob(crossattn::TranslationJob job) : job_(std::move(job)) {}
+
+  /// {events: [{index, tokens, text}], done} after one decoder step (TranslationJob::step), or {error}.
+  val step() {
+    return guarded([&] {
+      const auto events = job_.step();
+      val array = val::array();
+      for (size_t i = 0; i < events.size(); ++i) {
+        val e = val::object();
+        e.set("index", events[i].index);
+        e.set("tokens", to_array(events[i].tokens));
+        e.set("text", events[i].text);
+        array.set(i, e);
+      }
+      val out = val::object();
+      out.set("events", array);
+      out.set("done", job_.done());
+      return out;
+    });
+  }
+
+  /// {results: [one object per text, as WasmTranslator.translate returns]} or {error}.
+  val finish() {
+    return guarded([&] { return results_value(job_.finish()); });
+  }
+
+ private:
+  crossattn::TranslationJob job_;
+};
+
 class WasmTranslator {
  public:
   explicit WasmTranslator(crossattn::Translator translator) : translator_(std::move(translator)) {}
 
-  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, logProb, layers, heads, sourceWords,
+  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, logProb, score, hypotheses: [{text,
+  ///  targetTokens, targetIds, logProb, score}] (n-best, best first), layers, heads, sourceWords,
   ///  targetWords, sourceWordOfToken, targetWordOfToken, crossAttention: Float32Array
   ///  [layers * heads * T * S] or null, residual: Float32Array [layers * T * 3] or null,
   ///  alignment: {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}
@@ -61,11 +190,17 @@ class WasmTranslator {
   /// decoded together as one batch (Translator::translate_batch).
   val translate_batch(const val& texts, const val& options) const {
     return guarded([&] {
-      const auto results = translator_.translate_batch(emscripten::vecFromJSArray<std::string>(texts), parse(options));
-      val array = val::array();
-      for (size_t i = 0; i < results.size(); ++i) array.set(i, to_value(results[i]));
+      return results_value(translator_.translate_batch(emscripten::vecFromJSArray<std::string>(texts), parse(options)));
+    });
+  }
+
+  /// {job: WasmJob} or {error}: a batch translation that JavaScript advances one decoder step at a
+  /// time (Translator::start), so that it can stream tokens and yield to its event loop (to see a
+  /// cancellation) between steps. The job keeps the model alive; free it with .delete().
+  val start(const val& texts, const val& options) const {
+    return guarded([&] {
       val out = val::object();
-      out.set("results", array);
+      out.set("job", val(WasmJob(translator_.start(emscripten::vecFromJSArray<std::string>(texts), parse(options)))));
       return out;
     });
   }
@@ -93,71 +228,6 @@ class WasmTranslator {
   }
 
  private:
-  static crossattn::AlignmentMethod method(const std::string& name) {
-    if (name == "argmax") return crossattn::AlignmentMethod::kArgmax;
-    if (name == "threshold") return crossattn::AlignmentMethod::kThreshold;
-    if (name == "grow-diag-final-and") return crossattn::AlignmentMethod::kGrowDiagFinalAnd;
-    throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "unknown alignment method '" + name + "'");
-  }
-
-  // Options from {maxLength, attention, residual, alignment: {layers, heads, method, threshold, shift,
-  // mergeSubwords} | null}; the wrapper has checked their types.
-  static crossattn::TranslateOptions parse(const val& options) {
-    crossattn::TranslateOptions o;
-    o.max_length = options["maxLength"].as<int>();
-    o.attention = options["attention"].as<bool>();
-    o.residual = options["residual"].as<bool>();
-    const val alignment = options["alignment"];
-    if (!alignment.isNull()) {  // fields left undefined keep the engine's defaults
-      crossattn::AlignmentOptions a;
-      if (!alignment["layers"].isUndefined()) a.layers = emscripten::vecFromJSArray<int>(alignment["layers"]);
-      if (!alignment["heads"].isUndefined()) a.heads = emscripten::vecFromJSArray<int>(alignment["heads"]);
-      if (!alignment["method"].isUndefined()) a.method = method(alignment["method"].as<std::string>());
-      if (!alignment["threshold"].isUndefined()) a.threshold = alignment["threshold"].as<float>();
-      if (!alignment["shift"].isUndefined()) a.shift = alignment["shift"].as<bool>();
-      if (!alignment["mergeSubwords"].isUndefined()) a.merge_subwords = alignment["mergeSubwords"].as<bool>();
-      o.alignment = std::move(a);
-    }
-    return o;
-  }
-
-  // A copy out of the wasm heap (slice), so that the result survives later heap growth; null if empty.
-  static val floats(const std::vector<float>& v) {
-    return v.empty() ? val::null() : val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
-  }
-
-  static val to_value(const crossattn::Translation& r) {
-    val out = val::object();
-    out.set("text", r.text);
-    out.set("sourceTokens", to_array(r.source_tokens));
-    out.set("targetTokens", to_array(r.target_tokens));
-    out.set("sourceIds", to_array(r.source_ids));
-    out.set("targetIds", to_array(r.target_ids));
-    out.set("logProb", r.log_prob);
-    out.set("layers", r.layers);
-    out.set("heads", r.heads);
-    out.set("sourceWords", to_array(r.source_words));
-    out.set("targetWords", to_array(r.target_words));
-    out.set("sourceWordOfToken", to_array(r.source_word_of_token));
-    out.set("targetWordOfToken", to_array(r.target_word_of_token));
-    out.set("crossAttention", floats(r.cross_attention));
-    out.set("residual", floats(r.residual));
-    val alignment = val::null();
-    if (r.alignment) {
-      alignment = val::object();
-      alignment.set("srcLen", r.alignment->src_len);
-      alignment.set("tgtLen", r.alignment->tgt_len);
-      alignment.set("weights", floats(r.alignment->weights));
-      val links = val::array();
-      for (size_t i = 0; i < r.alignment->links.size(); ++i) {
-        links.set(i, to_array(std::vector<int>{r.alignment->links[i].first, r.alignment->links[i].second}));
-      }
-      alignment.set("links", links);
-    }
-    out.set("alignment", alignment);
-    return out;
-  }
-
   crossattn::Translator translator_;
 };
 
@@ -181,6 +251,8 @@ EMSCRIPTEN_BINDINGS(crossattn) {
       .function("translate", &WasmTranslator::translate)
       .function("translateBatch", &WasmTranslator::translate_batch)
       .function("align", &WasmTranslator::align)
+      .function("start", &WasmTranslator::start)
       .function("config", &WasmTranslator::config);
+  emscripten::class_<WasmJob>("WasmJob").function("step", &WasmJob::step).function("finish", &WasmJob::finish);
   emscripten::function("loadTranslator", &load_translator);
 }

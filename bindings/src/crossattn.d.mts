@@ -1,6 +1,7 @@
 // Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it. Internal:
 // the public types live in translator.ts, so that dist/*.d.ts never import this file.
 import type { AlignmentOptions, EngineAlignment } from './alignment.js';
+import type { TokenEvent } from './search.js';
 import type { ModelConfig, Translation } from './translator.js';
 
 export interface EngineError {
@@ -20,12 +21,24 @@ export interface EngineOptions {
   attention: boolean;
   residual: boolean;
   alignment: AlignmentOptions | null;
+  beamSize?: number;
+  nBest?: number;
+  lengthPenalty?: number;
+  earlyStopping?: boolean;
+  maxLengthRatio?: number;
+  maxLengthOffset?: number;
 }
 type Result<T> = T | { error: EngineError };
+export interface WasmJob {
+  step(): Result<{ events: TokenEvent[]; done: boolean }>;
+  finish(): Result<{ results: EngineTranslation[] }>;
+  delete(): void;
+}
 export interface WasmTranslator {
   translate(text: string, options: EngineOptions): Result<EngineTranslation>;
   translateBatch(texts: string[], options: EngineOptions): Result<{ results: EngineTranslation[] }>;
   align(source: string, target: string, options: EngineOptions): Result<EngineTranslation>;
+  start(texts: string[], options: EngineOptions): Result<{ job: WasmJob }>;
   config(): ModelConfig;
   delete(): void;
 }

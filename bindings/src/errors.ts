@@ -18,6 +18,8 @@ export class InputTooLongError extends CrossattnError {}
 export class TokenizerError extends CrossattnError {}
 /** The WebAssembly heap could not grow. */
 export class OutOfMemoryError extends CrossattnError {}
+/** The translation was cancelled (its AbortSignal was aborted, or a TokenCallback said stop). */
+export class CancelledError extends CrossattnError {}
 /** The Translator was disposed. */
 export class DisposedError extends CrossattnError {}
 
@@ -27,6 +29,7 @@ const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
   InputTooLongError,
   TokenizerError,
   OutOfMemoryError,
+  CancelledError,
 };
 
 /** The typed error for an {name, message} pair coming from the engine or a worker. */

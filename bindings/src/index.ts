@@ -2,9 +2,11 @@
 export { Translator, splitSentences } from './translator.js';
 export { pharaoh } from './alignment.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
-export type { LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
+export type { Hypothesis, LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
+export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export {
+  CancelledError,
   CrossattnError,
   DisposedError,
   InputTooLongError,

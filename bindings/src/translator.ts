@@ -5,6 +5,9 @@ import {
   checkAlignmentOptions, rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type ResidualStats, type WordAlignment,
 } from './alignment.js';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
+import {
+  checkSearchOptions, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
+} from './search.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
 /** Options of Translator.load. */
@@ -15,16 +18,26 @@ export interface LoadOptions {
   onProgress?: ProgressCallback;
 }
 
-/** Options of Translator.translate. */
-export interface TranslateOptions {
-  /** Return the cross-attention weights (default true). */
+/** Options of Translator.translate, translateBatch and align (SearchOptions and StreamOptions too). */
+export interface TranslateOptions extends SearchOptions, StreamOptions {
+  /** Return the cross-attention weights of the best hypothesis (default true). */
   attention?: boolean;
-  /** Most target tokens to generate, eos included; 0 (default) means 2 * source tokens + 10. */
-  maxLength?: number;
   /** Word alignments from cross-attention (Translation.alignment): true for the defaults, or options. */
   alignment?: boolean | AlignmentOptions;
   /** Statistics of each cross-attention residual connection (Translation.residual). Default false. */
   residual?: boolean;
+}
+
+/** One entry of the n-best list (Translation.hypotheses). */
+export interface Hypothesis {
+  text: string;
+  /** [T] pieces, "</s>" last unless the length limit cut the output. */
+  targetTokens: string[];
+  targetIds: number[];
+  /** Sum of the log-probabilities of targetTokens (nats). */
+  logProb: number;
+  /** logProb / ((5 + T) / 6) ** lengthPenalty: what beam search ranks by. */
+  score: number;
 }
 
 /** The architecture of the loaded model (docs/model-format.md). */
@@ -51,8 +64,12 @@ export interface Translation {
   targetTokens: string[];
   sourceIds: number[];
   targetIds: number[];
-  /** Sum of log-probabilities of the target tokens (nats, greedy decoding). */
+  /** Sum of log-probabilities of the target tokens (nats). */
   logProb: number;
+  /** logProb / ((5 + T) / 6) ** lengthPenalty, the score beam search ranked this translation by. */
+  score: number;
+  /** The n-best list (options.nBest entries), best first; hypotheses[0] is this translation. Empty for blank text and align(). */
+  hypotheses: Hypothesis[];
   /**
    * Cross-attention weights [layers][heads][T][S]: crossAttention[l][h][t][s] is how much target
    * position t attended to source position s in decoder layer l, head h. Each row sums to 1.
@@ -89,6 +106,8 @@ function toTranslation(r: EngineTranslation, ms: number): Translation {
     sourceIds: r.sourceIds,
     targetIds: r.targetIds,
     logProb: r.logProb,
+    score: r.score,
+    hypotheses: r.hypotheses,
     sourceWords: r.sourceWords,
     targetWords: r.targetWords,
     sourceWordOfToken: r.sourceWordOfToken,
@@ -149,19 +168,20 @@ export class Translator {
   }
 
   /**
-   * Translates one sentence with greedy decoding. Empty or blank text gives an empty translation.
+   * Translates one sentence: greedy decoding by default, beam search with options.beamSize > 1.
+   * Empty or blank text gives an empty translation.
+   * @example
+   *   const r = await t.translate('A dog runs.', { beamSize: 5, nBest: 3 });
+   *   r.hypotheses.map((h) => [h.text, h.score]);  // best first
+   *   await t.translate('A dog runs.', { onToken: (e) => console.log(e.text), signal });
    * @throws InvalidInputError for a bad option; InputTooLongError past max_positions source tokens;
-   *   DisposedError after dispose(). The translator stays usable after any error but the last.
+   *   CancelledError when options.signal is aborted; DisposedError after dispose(). The translator
+   *   stays usable after any error but the last.
    */
   async translate(text: string, options: TranslateOptions = {}): Promise<Translation> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string');
-    const engineOptions = this.checkOptions(options);
-    const start = performance.now();
-    // Lone UTF-16 surrogates have no UTF-8 form: they become U+FFFD, as TextEncoder does.
-    const r = this.liveEngine().translate(text.toWellFormed(), engineOptions);
-    const ms = performance.now() - start;
-    if ('error' in r) throw errorFromEngine(r.error);
-    return toTranslation(r, ms);
+    const { results, ms } = await this.run([text], options);
+    return toTranslation(results[0], ms);
   }
 
   /**
@@ -169,20 +189,55 @@ export class Translator {
    * together, so every weight matrix is read once per step for the whole batch instead of once
    * per sentence (faster than one translate() per sentence; `npm run bench` measures by how much).
    * Results are in order and equal to translating each text alone; each result's `ms` is the
-   * batch's wall time. For a paragraph, split it first with splitSentences().
+   * batch's wall time. For a paragraph, split it first with splitSentences(). Streaming events
+   * carry the index of their text.
    * @throws InvalidInputError for a bad option or a non-string entry; InputTooLongError naming the
-   *   first text past max_positions source tokens (nothing is translated then); DisposedError.
+   *   first text past max_positions source tokens (nothing is translated then); CancelledError;
+   *   DisposedError.
    */
   async translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) {
       throw new InvalidInputError('texts must be an array of strings');
     }
+    const { results, ms } = await this.run(texts, options);
+    return results.map((one) => toTranslation(one, ms));
+  }
+
+  // Decodes `texts` in one batch. Without onToken and signal in one engine call; otherwise step by
+  // step, reporting settled tokens and, with a signal, yielding to the event loop between steps.
+  private async run(texts: readonly string[], options: TranslateOptions): Promise<{ results: EngineTranslation[]; ms: number }> {
     const engineOptions = this.checkOptions(options);
+    const { onToken, signal } = options;
+    throwIfCancelled(signal);
     const start = performance.now();
-    const r = this.liveEngine().translateBatch(texts.map((t) => t.toWellFormed()), engineOptions);
-    const ms = performance.now() - start;
-    if ('error' in r) throw errorFromEngine(r.error);
-    return r.results.map((one) => toTranslation(one, ms));
+    // Lone UTF-16 surrogates have no UTF-8 form: they become U+FFFD, as TextEncoder does.
+    const wellFormed = texts.map((t) => t.toWellFormed());
+    if (!onToken && !signal) {
+      const r = this.liveEngine().translateBatch(wellFormed, engineOptions);
+      if ('error' in r) throw errorFromEngine(r.error);
+      return { results: r.results, ms: performance.now() - start };
+    }
+    const started = this.liveEngine().start(wellFormed, engineOptions);
+    if ('error' in started) throw errorFromEngine(started.error);
+    const { job } = started;
+    try {
+      for (;;) {
+        const step = job.step();
+        if ('error' in step) throw errorFromEngine(step.error);
+        for (const event of step.events) onToken?.(event);
+        if (step.done) break;
+        if (signal) {
+          await yieldToEventLoop();
+          throwIfCancelled(signal);
+          this.liveEngine();
+        }
+      }
+      const r = job.finish();
+      if ('error' in r) throw errorFromEngine(r.error);
+      return { results: r.results, ms: performance.now() - start };
+    } finally {
+      job.delete();
+    }
   }
 
   /**
@@ -215,17 +270,16 @@ export class Translator {
 
   private checkOptions(options: TranslateOptions): EngineOptions {
     this.liveEngine();
-    const maxLength = options.maxLength ?? 0;
-    if (!Number.isInteger(maxLength) || maxLength < 0) {
-      throw new InvalidInputError('maxLength must be a non-negative integer');
-    }
+    if (typeof options !== 'object' || options === null) throw new InvalidInputError('options must be an object');
+    const search = checkSearchOptions(options);
+    if (search.maxLength < 0) throw new InvalidInputError('maxLength must be a non-negative integer');
     for (const key of ['attention', 'residual'] as const) {
       if (options[key] !== undefined && typeof options[key] !== 'boolean') {
         throw new InvalidInputError(`${key} must be a boolean`);
       }
     }
     return {
-      maxLength,
+      ...search,
       attention: options.attention ?? true,
       residual: options.residual ?? false,
       alignment: checkAlignmentOptions(options.alignment),

@@ -7,25 +7,35 @@
  * For long documents, WorkerPool spreads the sentences over several such workers.
  *
  * Protocol: the page posts {id, type: 'load', model, wasm?}, {id, type: 'translate', text, options},
- * {id, type: 'translateBatch', texts, options} or {id, type: 'align', source, target, options};
- * the worker answers {id, type: 'progress', loaded, total}, {id, type: 'result', value} or
- * {id, type: 'error', error: {name, message}}.
+ * {id, type: 'translateBatch', texts, options}, {id, type: 'align', source, target, options} or
+ * {id, type: 'cancel'} (for an earlier request's id); options are TranslateOptions without
+ * functions and signals, plus stream (send token events) and cancellable (yield between steps so
+ * that a cancel can arrive). The worker answers {id, type: 'progress', loaded, total},
+ * {id, type: 'token', event}, {id, type: 'result', value} or {id, type: 'error', error: {name, message}}.
+ * A cancelled request rejects at once on the page with CancelledError; the worker stops at its next
+ * decoder step and is free for the next request.
  */
-import { CrossattnError, DisposedError, errorFromEngine } from './errors.js';
+import { CancelledError, CrossattnError, DisposedError, errorFromEngine } from './errors.js';
+import type { StreamOptions, TokenEvent } from './search.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
 import { Translator, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
 
+/** TranslateOptions as they cross to the worker: no functions or signals, flags for them instead. */
+type WireOptions = Omit<TranslateOptions, keyof StreamOptions> & { stream?: boolean; cancellable?: boolean };
+
 type Request =
   | { id: number; type: 'load'; model: ByteSource; wasm?: ByteSource }
-  | { id: number; type: 'translate'; text: string; options?: TranslateOptions }
-  | { id: number; type: 'translateBatch'; texts: string[]; options?: TranslateOptions }
-  | { id: number; type: 'align'; source: string; target: string; options?: TranslateOptions };
+  | { id: number; type: 'translate'; text: string; options?: WireOptions }
+  | { id: number; type: 'translateBatch'; texts: string[]; options?: WireOptions }
+  | { id: number; type: 'align'; source: string; target: string; options?: WireOptions }
+  | { id: number; type: 'cancel' };
 
 /** A request before the client numbers it (Omit distributed over the union). */
 type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 type Reply =
   | { id: number; type: 'progress'; loaded: number; total: number }
+  | { id: number; type: 'token'; event: TokenEvent }
   | { id: number; type: 'result'; value: unknown }
   | { id: number; type: 'error'; error: { name: string; message: string } };
 
@@ -34,11 +44,21 @@ interface Port {
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
 }
 
+function toWire(options: TranslateOptions): WireOptions {
+  const { onToken, signal, ...rest } = options;
+  return { ...rest, stream: onToken !== undefined, cancellable: signal !== undefined };
+}
+
 /** Answers requests on `port` (the worker's global scope by default) with one Translator. */
 export function serveTranslator(port: Port = self as unknown as Port): void {
   let translator: Translator | null = null;
+  const running = new Map<number, AbortController>();  // cancellable requests in flight
   port.addEventListener('message', async (event: MessageEvent<Request>) => {
     const request = event.data;
+    if (request.type === 'cancel') {
+      running.get(request.id)?.abort();
+      return;
+    }
     try {
       if (request.type === 'load') {
         translator?.dispose();
@@ -49,12 +69,24 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
         port.postMessage({ id: request.id, type: 'result', value: translator.config });
       } else {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
-        const value = request.type === 'translateBatch' ? await translator.translateBatch(request.texts, request.options)
-          : [request.type === 'translate' ? await translator.translate(request.text, request.options)
-                                          : await translator.align(request.source, request.target, request.options)];
-        // Each result's attention rows are views of one buffer: move it instead of copying.
-        const buffers = value.flatMap((r) => r.crossAttention?.[0]?.[0]?.[0]?.buffer ?? []) as ArrayBuffer[];
-        port.postMessage({ id: request.id, type: 'result', value: request.type === 'translateBatch' ? value : value[0] }, buffers);
+        const { stream, cancellable, ...rest } = request.options ?? {};
+        const controller = cancellable ? new AbortController() : undefined;
+        if (controller) running.set(request.id, controller);
+        const options: TranslateOptions = {
+          ...rest,
+          onToken: stream ? (e: TokenEvent) => port.postMessage({ id: request.id, type: 'token', event: e }) : undefined,
+          signal: controller?.signal,
+        };
+        try {
+          const value = request.type === 'translateBatch' ? await translator.translateBatch(request.texts, options)
+            : [request.type === 'translate' ? await translator.translate(request.text, options)
+                                            : await translator.align(request.source, request.target, options)];
+          // Each result's attention rows are views of one buffer: move it instead of copying.
+          const buffers = value.flatMap((r) => r.crossAttention?.[0]?.[0]?.[0]?.buffer ?? []) as ArrayBuffer[];
+          port.postMessage({ id: request.id, type: 'result', value: request.type === 'translateBatch' ? value : value[0] }, buffers);
+        } finally {
+          running.delete(request.id);
+        }
       }
     } catch (e) {
       const error = e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
@@ -63,10 +95,18 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
   });
 }
 
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  onProgress?: ProgressCallback;
+  onToken?: (event: TokenEvent) => void;
+  settle(): void;  // detaches the abort listener
+}
+
 /** The page's side: a Translator-like object whose work runs in a worker that calls serveTranslator. */
 export class WorkerTranslator {
   private nextId = 1;
-  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: ProgressCallback }>();
+  private pending = new Map<number, Pending>();
 
   private constructor(private readonly worker: Worker, readonly config: ModelConfig) {}
 
@@ -74,37 +114,55 @@ export class WorkerTranslator {
   static async load(worker: Worker, model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
     const client = new WorkerTranslator(worker, {} as ModelConfig);
     worker.addEventListener('message', (event: MessageEvent<Reply>) => client.receive(event.data));
-    const config = (await client.call({ type: 'load', model, wasm: options.wasm }, options.onProgress)) as ModelConfig;
+    const config = (await client.call({ type: 'load', model, wasm: options.wasm }, { onProgress: options.onProgress })) as ModelConfig;
     Object.assign(client.config, config);
     return client;
   }
 
-  /** Same contract as Translator.translate. */
+  /**
+   * Same contract as Translator.translate. onToken events arrive as messages; aborting
+   * options.signal rejects at once with CancelledError and stops the worker at its next step.
+   */
   translate(text: string, options: TranslateOptions = {}): Promise<Translation> {
-    return this.call({ type: 'translate', text, options }) as Promise<Translation>;
+    return this.call({ type: 'translate', text, options: toWire(options) }, options) as Promise<Translation>;
   }
 
-  /** Same contract as Translator.translateBatch. */
+  /** Same contract as Translator.translateBatch, streaming and cancellation as translate(). */
   translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
-    return this.call({ type: 'translateBatch', texts: [...texts], options }) as Promise<Translation[]>;
+    return this.call({ type: 'translateBatch', texts: [...texts], options: toWire(options) }, options) as Promise<Translation[]>;
   }
 
   /** Same contract as Translator.align. */
   align(source: string, target: string, options: TranslateOptions = {}): Promise<Translation> {
-    return this.call({ type: 'align', source, target, options }) as Promise<Translation>;
+    return this.call({ type: 'align', source, target, options: toWire(options) }, options) as Promise<Translation>;
   }
 
   /** Ends the worker and with it the wasm memory. */
   dispose(): void {
     this.worker.terminate();
-    for (const { reject } of this.pending.values()) reject(new DisposedError('the worker was disposed'));
+    for (const { reject, settle } of this.pending.values()) {
+      settle();
+      reject(new DisposedError('the worker was disposed'));
+    }
     this.pending.clear();
   }
 
-  private call(request: Unnumbered<Request>, onProgress?: ProgressCallback): Promise<unknown> {
+  private call(request: Unnumbered<Request>, hooks: StreamOptions & { onProgress?: ProgressCallback } = {}): Promise<unknown> {
     const id = this.nextId++;
+    const { signal, onToken, onProgress } = hooks;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      if (signal?.aborted) {
+        reject(new CancelledError('the translation was cancelled'));
+        return;
+      }
+      const cancel = () => {
+        if (!this.pending.delete(id)) return;
+        this.worker.postMessage({ id, type: 'cancel' });
+        reject(new CancelledError('the translation was cancelled'));
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      const settle = () => signal?.removeEventListener('abort', cancel);
+      this.pending.set(id, { resolve, reject, onProgress, onToken, settle });
       this.worker.postMessage({ ...request, id } as Request);
     });
   }
@@ -116,7 +174,12 @@ export class WorkerTranslator {
       entry.onProgress?.(reply.loaded, reply.total);
       return;
     }
+    if (reply.type === 'token') {
+      entry.onToken?.(reply.event);
+      return;
+    }
     this.pending.delete(reply.id);
+    entry.settle();
     if (reply.type === 'result') entry.resolve(reply.value);
     else entry.reject(errorFromEngine(reply.error) as CrossattnError);
   }
@@ -147,11 +210,18 @@ export class WorkerPool {
   get config(): ModelConfig { return this.translators[0].config; }
   get size(): number { return this.translators.length; }
 
-  /** Same contract as Translator.translateBatch; each result's `ms` is its worker's batch time. */
+  /**
+   * Same contract as Translator.translateBatch; each result's `ms` is its worker's batch time.
+   * onToken events carry the index of their text in `texts`; options.signal cancels every worker.
+   */
   async translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
     const chunk = Math.max(1, Math.ceil(texts.length / this.translators.length));
+    const { onToken } = options;
     const parts = await Promise.all(this.translators.map((t, i) =>
-      i * chunk < texts.length ? t.translateBatch(texts.slice(i * chunk, (i + 1) * chunk), options) : []));
+      i * chunk < texts.length ? t.translateBatch(texts.slice(i * chunk, (i + 1) * chunk), {
+        ...options,
+        onToken: onToken && ((e: TokenEvent) => onToken({ ...e, index: e.index + i * chunk })),
+      }) : []));
     return parts.flat();
   }
 

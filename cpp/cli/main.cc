@@ -1,11 +1,14 @@
 // crossattn-cli: the native command-line tool for development and benchmarks.
 //
-//   crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N] [TEXT]
+//   crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N]
+//                           [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
 //
 // Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
-// line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob, (with
-// --attention) cross_attention as nested arrays [layers][heads][T][S], and (with --alignment)
-// alignment: [[source word, target word], ...] with the default AlignmentOptions.
+// line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob, score,
+// hypotheses (the n-best list: text, target_ids, log_prob, score), (with --attention)
+// cross_attention as nested arrays [layers][heads][T][S], and (with --alignment) alignment:
+// [[source word, target word], ...] with the default AlignmentOptions. Without --json and with
+// --n-best N > 1, each sentence gives N lines in Moses n-best form: "LINE ||| TEXT ||| LOG_PROB ||| SCORE".
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -19,7 +22,8 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N] [TEXT]\n";
+  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N]\n"
+               "                               [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]\n";
   return 2;
 }
 
@@ -28,7 +32,13 @@ nlohmann::json to_json(const crossattn::Translation& r) {
                       {"source_tokens", r.source_tokens},
                       {"target_tokens", r.target_tokens},
                       {"target_ids", r.target_ids},
-                      {"log_prob", r.log_prob}};
+                      {"log_prob", r.log_prob},
+                      {"score", r.score}};
+  nlohmann::json hypotheses = nlohmann::json::array();
+  for (const auto& h : r.hypotheses) {
+    hypotheses.push_back({{"text", h.text}, {"target_ids", h.target_ids}, {"log_prob", h.log_prob}, {"score", h.score}});
+  }
+  j["hypotheses"] = std::move(hypotheses);
   if (!r.cross_attention.empty()) {
     const size_t t_len = r.target_ids.size(), s_len = r.source_ids.size();
     nlohmann::json layers = nlohmann::json::array();
@@ -65,6 +75,9 @@ int main(int argc, char** argv) {
     else if (arg == "--attention") options.attention = true;
     else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
     else if (arg == "--max-length" && i + 1 < argc) options.max_length = std::atoi(argv[++i]);
+    else if (arg == "--beam-size" && i + 1 < argc) options.beam_size = std::atoi(argv[++i]);
+    else if (arg == "--n-best" && i + 1 < argc) options.n_best = std::atoi(argv[++i]);
+    else if (arg == "--length-penalty" && i + 1 < argc) options.length_penalty = std::strtof(argv[++i], nullptr);
     else if (arg.rfind("--", 0) == 0) return usage();
     else text = arg, have_text = true;
   }
@@ -74,9 +87,19 @@ int main(int argc, char** argv) {
     const auto translator = crossattn::Translator::from_file(model_path);
     const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded in " << load_ms << " ms\n";
+    long line_number = 0;
     auto emit = [&](const std::string& line) {
       const auto r = translator.translate(line, options);
-      std::cout << (json ? to_json(r).dump() : r.text) << '\n';
+      if (json) {
+        std::cout << to_json(r).dump() << '\n';
+      } else if (options.n_best == 1) {
+        std::cout << r.text << '\n';
+      } else {
+        for (const auto& h : r.hypotheses) {
+          std::cout << line_number << " ||| " << h.text << " ||| " << h.log_prob << " ||| " << h.score << '\n';
+        }
+      }
+      ++line_number;
     };
     if (have_text) {
       emit(text);

@@ -1,0 +1,90 @@
+// Limits and odd input through the wasm engine, as JavaScript strings carry them: each gives a
+// translation or a typed error, never an abort of the module or a hang, and the translator gives
+// the same output for the same sentence afterwards.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { InputTooLongError, InvalidInputError, Translator, splitSentences } from '../../dist/index.js';
+import { MODEL } from './paths.js';
+
+const PROBE = 'A dog runs through the grass.';
+let translator, reference;
+beforeAll(async () => {
+  translator = await Translator.load(MODEL);
+  reference = (await translator.translate(PROBE)).text;
+});
+afterAll(() => translator?.dispose());
+
+async function expectStillUsable() {
+  expect((await translator.translate(PROBE)).text).toBe(reference);
+  expect((await translator.translate(PROBE, { beamSize: 4 })).targetTokens.at(-1)).toBe('</s>');
+}
+
+async function expectTranslates(text) {
+  for (const beamSize of [1, 4]) {
+    const r = await translator.translate(text, { beamSize });
+    expect(r.sourceTokens.at(-1), text).toBe('</s>');
+    expect(r.targetTokens.length).toBeGreaterThan(0);
+    expect(Number.isFinite(r.logProb)).toBe(true);
+    expect(r.crossAttention[0][0]).toHaveLength(r.targetTokens.length);
+  }
+}
+
+test('empty and whitespace-only text give empty translations', async () => {
+  for (const text of ['', ' ', '\t\n\r', '\u00a0', '\u3000']) {
+    const r = await translator.translate(text, { beamSize: 3, nBest: 2 });
+    expect(r.text).toBe('');
+    expect(r.targetTokens).toEqual([]);
+    expect(r.hypotheses).toEqual([]);
+  }
+  expect(await translator.translateBatch([])).toEqual([]);
+  await expectStillUsable();
+});
+
+test('emoji, unknown scripts, right-to-left and mixed text translate', async () => {
+  for (const text of ['A dog 🐶 runs 🏃‍♂️ fast.', '😀😀😀', 'كلب يركض.', 'כלב רץ.',
+                      'A man says مرحبا \u200f to a \u202bכלב\u202c dog.', '一只狗 A dog собака.']) {
+    await expectTranslates(text);
+  }
+  await expectStillUsable();
+});
+
+test('lone UTF-16 surrogates and NUL characters are text, not errors', async () => {
+  for (const text of ['A dog\uD800 runs.', 'A dog \uDBFF\uDFFF\uD83D runs.', 'A dog\0 runs\0.', '\0']) {
+    await expectTranslates(text);
+  }
+  // A lone surrogate becomes U+FFFD, as TextEncoder writes it: a word of the text that the
+  // tokenizer's normalization drops, so that one alone leaves nothing to translate.
+  const r = await translator.translate('\uD800 dog');
+  expect(r.sourceWords).toEqual(['\uFFFD', 'dog']);
+  expect(r.sourceTokens).toEqual(['\u2581dog', '</s>']);
+  expect((await translator.translate('\uDC00')).targetTokens).toEqual([]);
+  await expectStillUsable();
+});
+
+test('very long text: a clear InputTooLongError past the token cap; split into sentences it translates', async () => {
+  const { maxPositions } = translator.config;
+  const sentence = 'A dog runs through the grass and a man watches it';
+  const unsplittable = `${sentence} `.repeat(20000);  // about 1 MB, no sentence boundary
+  for (const beamSize of [1, 4]) {
+    const error = await translator.translate(unsplittable, { beamSize }).catch((e) => e);
+    expect(error).toBeInstanceOf(InputTooLongError);
+    expect(error.message).toContain(`at most ${maxPositions}`);
+    expect(error.message).toContain('split it into sentences');
+  }
+  await expect(translator.translateBatch(['A dog.', unsplittable])).rejects.toThrow(/^text 1: /);
+  const paragraph = `${sentence}. `.repeat(40);
+  const parts = splitSentences(paragraph, 'en');
+  expect(parts).toHaveLength(40);
+  const results = await translator.translateBatch(parts, { attention: false });
+  expect(new Set(results.map((r) => r.text)).size).toBe(1);  // every sentence alike, as batched decoding promises
+  await expectStillUsable();
+});
+
+test('bad arguments are InvalidInputError', async () => {
+  for (const text of [undefined, null, 42, { text: 'A dog.' }]) {
+    await expect(translator.translate(text)).rejects.toBeInstanceOf(InvalidInputError);
+  }
+  await expect(translator.translate('A dog.', null)).rejects.toBeInstanceOf(InvalidInputError);
+  await expect(translator.translateBatch('A dog.')).rejects.toBeInstanceOf(InvalidInputError);
+  await expect(translator.translateBatch(['A dog.', 7])).rejects.toBeInstanceOf(InvalidInputError);
+  await expectStillUsable();
+});
