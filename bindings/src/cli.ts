@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]
+ * crossattn translate [--model FILE] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
  *
  * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
  * with the WebAssembly engine. With --json each line is the full result (tokens, log-probability,
- * cross-attention [layers][heads][T][S]).
+ * cross-attention [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam
+ * search (greedy by default); with --n-best N > 1 and without --json each input line gives N lines
+ * in Moses n-best form, "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0.
  *
  * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
  * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
@@ -20,10 +22,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
+import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
 const DEFAULT_MODEL = fileURLToPath(new URL('../models/multi30k-en-de.crossattn', import.meta.url));
-const USAGE = `usage: crossattn translate [--model FILE] [--json] [--max-length N] [TEXT]
+const USAGE = `usage: crossattn translate [--model FILE] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]`;
 
 function fail(message: string, code: number): never {
@@ -35,7 +38,7 @@ interface Options {
   command: 'translate' | 'align';
   model: string;
   json: boolean;
-  maxLength: number;
+  search: SearchOptions;
   text?: string;
   src?: string;
   tgt?: string;
@@ -49,14 +52,17 @@ function integers(value: string): number[] {
 function parse(args: string[]): Options {
   const command = args[0];
   if (command !== 'translate' && command !== 'align') fail(USAGE, 2);
-  const options: Options = { command, model: DEFAULT_MODEL, json: false, maxLength: 0, alignment: {} };
+  const options: Options = { command, model: DEFAULT_MODEL, json: false, search: {}, alignment: {} };
   for (let i = 1; i < args.length; ++i) {
     const arg = args[i];
     const value = () => (i + 1 < args.length ? args[++i] : fail(`${arg} needs a value\n${USAGE}`, 2));
     if (arg === '--model') options.model = value();
     else if (arg === '--help' || arg === '-h') fail(USAGE, 0);
     else if (command === 'translate' && arg === '--json') options.json = true;
-    else if (command === 'translate' && arg === '--max-length') options.maxLength = Number(value());
+    else if (command === 'translate' && arg === '--max-length') options.search.maxLength = Number(value());
+    else if (command === 'translate' && arg === '--beam-size') options.search.beamSize = Number(value());
+    else if (command === 'translate' && arg === '--n-best') options.search.nBest = Number(value());
+    else if (command === 'translate' && arg === '--length-penalty') options.search.lengthPenalty = Number(value());
     else if (command === 'align' && arg === '--src') options.src = value();
     else if (command === 'align' && arg === '--tgt') options.tgt = value();
     else if (command === 'align' && arg === '--layers') options.alignment.layers = integers(value());
@@ -117,8 +123,13 @@ async function main() {
     });
   } else {
     const input = options.text !== undefined ? [options.text] : createInterface({ input: process.stdin, crlfDelay: Infinity });
+    let lineNumber = 0;
     failures = await each(input, async (line) => {
-      const r = await translator.translate(line, { attention: options.json, maxLength: options.maxLength });
+      const n = lineNumber++;
+      const r = await translator.translate(line, { ...options.search, attention: options.json });
+      if (!options.json && (options.search.nBest ?? 1) > 1) {
+        return r.hypotheses.map((h) => `${n} ||| ${h.text} ||| ${h.logProb} ||| ${h.score}`).join('\n');
+      }
       if (!options.json) return r.text;
       return JSON.stringify({ ...r, crossAttention: r.crossAttention?.map((l) => l.map((h) => h.map((row) => Array.from(row)))) });
     });

@@ -34,3 +34,27 @@ test('bad input: clear message, non-zero exit', () => {
   expect(tooLong.status).toBe(1);
   expect(tooLong.stderr).toMatch(/InputTooLongError/);
 });
+
+test('--beam-size and --n-best print a Moses n-best list equal to the API', async () => {
+  const { Translator } = await import('../../dist/index.js');
+  const translator = await Translator.load(`${ROOT}models/multi30k-en-de.crossattn`);
+  const input = 'Two dogs play in the snow.\nA man rides a bike.\n';
+  const r = cli(['translate', '--beam-size', '4', '--n-best', '3'], input);
+  expect(r.status, r.stderr).toBe(0);
+  const lines = r.stdout.trim().split('\n').map((l) => l.split(' ||| '));
+  expect(lines).toHaveLength(6);
+  for (const [i, text] of input.trim().split('\n').entries()) {
+    const api = await translator.translate(text, { beamSize: 4, nBest: 3 });
+    api.hypotheses.forEach((h, k) => {
+      const [n, hypothesis, logProb, score] = lines[3 * i + k];
+      expect(Number(n)).toBe(i);
+      expect(hypothesis).toBe(h.text);
+      expect(Number(logProb)).toBeCloseTo(h.logProb, 5);
+      expect(Number(score)).toBeCloseTo(h.score, 5);
+    });
+  }
+  translator.dispose();
+  const bad = cli(['translate', '--beam-size', '2', '--n-best', '3', 'A dog.']);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/InvalidInputError: n_best/);
+});
