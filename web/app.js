@@ -1,7 +1,8 @@
 // The demo page: loads the shipped model into a small pool of Web Workers, translates as the user
 // types (a paragraph is split into sentences, spread over the workers and decoded in batches), and
 // shows the cross-attention of the chosen sentence: the heatmap, the word alignment, every layer
-// and head, and the explain view.
+// and head, and the explain view. Latency first: the translation streams in token by token, and
+// each keystroke cancels the translation in flight, so the workers only ever work on the latest text.
 import { splitSentences } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
@@ -20,7 +21,8 @@ const $ = (id) => document.getElementById(id);
 let translator = null;
 let sentences = [];  // the latest translation: one result per source sentence, with its source text
 let current = null;  // the sentence whose attention is shown
-let requested = 0;   // number of the latest request, so that stale answers are dropped
+let inFlight = null; // AbortController of the translation in flight
+const N_BEST = 3;    // hypotheses listed with beam search
 
 function showError(message) {
   $('error').hidden = !message;
@@ -62,31 +64,67 @@ function renderHeatmap() {
 
 function selectSentence() {
   current = sentences[Number($('sentence').value)] ?? null;
+  showHypotheses();
   render();
 }
 
+function showHypotheses() {
+  const list = $('hypotheses');
+  const others = current?.hypotheses?.slice(1) ?? [];
+  list.hidden = others.length === 0;
+  list.replaceChildren(...others.map((h) => {
+    const item = document.createElement('li');
+    item.textContent = `${h.text} `;
+    const score = document.createElement('span');
+    score.className = 'score';
+    score.textContent = `score ${h.score.toFixed(2)}`;
+    item.append(score);
+    return item;
+  }));
+}
+
 async function translate() {
-  const text = $('source').value;
-  const id = ++requested;
-  const parts = splitSentences(text, translator.config.sourceLang);
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  const parts = splitSentences($('source').value, translator.config.sourceLang);
+  const beamSize = Number($('beam-size').value);
+  const partial = parts.map(() => '');  // settled text of each sentence while streaming
+  $('target').classList.add('streaming');
   try {
     const start = performance.now();
-    const results = await translator.translateBatch(parts, { attention: true, alignment: true, residual: true });
-    if (id !== requested) return;  // a newer request superseded this one
+    const results = await translator.translateBatch(parts, {
+      attention: true, alignment: true, residual: true, beamSize, nBest: Math.min(N_BEST, beamSize),
+      signal: controller.signal,
+      onToken(event) {
+        partial[event.index] = event.text;
+        $('target').textContent = partial.filter((p) => p).join(' ');
+      },
+    });
     const ms = performance.now() - start;
     sentences = results.map((r, i) => ({ ...r, source: parts[i] }));
     showError(null);
     $('target').textContent = results.map((r) => r.text).join(' ');
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
+    const workers = Math.min(parts.length, translator.size);
     $('meta').textContent = tokens
       ? `${parts.length} sentence${parts.length > 1 ? 's' : ''}, ${tokens} target tokens in ${ms.toFixed(0)} ms` +
-        (Math.min(parts.length, translator.size) > 1 ? ` on ${Math.min(parts.length, translator.size)} workers` : '')
+        (workers > 1 ? ` on ${workers} workers` : '') + (beamSize > 1 ? `, beam ${beamSize}` : '')
       : '';
     fillSelect($('sentence'), parts.map((p, i) => [i, `${i + 1}: ${p.length > 40 ? p.slice(0, 40) + '…' : p}`]));
     $('sentence-control').hidden = parts.length < 2;
     selectSentence();
   } catch (e) {
-    if (id === requested) showError(`${e.name}: ${e.message}`);
+    if (e.name === 'CancelledError') {
+      document.body.dataset.cancelled = String(Number(document.body.dataset.cancelled ?? 0) + 1);
+      return;  // a newer request took over
+    }
+    if (controller === inFlight) showError(`${e.name}: ${e.message}`);
+  } finally {
+    if (controller === inFlight) {
+      inFlight = null;
+      $('target').classList.remove('streaming');
+    }
   }
 }
 
@@ -116,8 +154,15 @@ async function main() {
   $('sentence').addEventListener('change', selectSentence);
   let timer = 0;
   $('source').addEventListener('input', () => {
+    inFlight?.abort();  // stop the workers at once; translate the new text once typing pauses
     clearTimeout(timer);
-    timer = setTimeout(translate, 150);
+    timer = setTimeout(translate, 100);
+  });
+  const saved = localStorage.getItem('crossattn.beamSize');
+  if (saved && [...$('beam-size').options].some((o) => o.value === saved)) $('beam-size').value = saved;
+  $('beam-size').addEventListener('change', () => {
+    localStorage.setItem('crossattn.beamSize', $('beam-size').value);
+    translate();
   });
   $('source').disabled = false;
   document.body.dataset.ready = 'true';

@@ -134,3 +134,47 @@ test('alignment, per-head grid and explain views show the current sentence', asy
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
+
+test('the translation streams in, a new keystroke cancels it, beam search lists its hypotheses', async () => {
+  // Streaming: every text the target shows on the way is a prefix of the final translation.
+  await page.evaluate(() => {
+    window.seenTargets = [];
+    new MutationObserver(() => window.seenTargets.push(document.querySelector('#target').textContent))
+      .observe(document.querySelector('#target'), { childList: true, characterData: true, subtree: true });
+  });
+  const long = 'A man in a blue shirt and a woman in a red dress are standing next to a large brown dog on a busy street.';
+  await page.fill('#source', long);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, long);
+  const final = (await page.textContent('#target')).trim();
+  const seen = (await page.evaluate(() => window.seenTargets)).filter((t) => t !== '');
+  expect(new Set(seen).size).toBeGreaterThan(3);  // token by token, not all at once
+  for (const t of seen) expect(final.startsWith(t.trim()), t).toBe(true);
+
+  // Cancellation: replacing a long paragraph while it streams cancels it; the new text wins.
+  const cancelledBefore = Number(await page.evaluate(() => document.body.dataset.cancelled ?? 0));
+  const paragraph = Array(6).fill(long).join(' ');
+  await page.fill('#source', paragraph);
+  await page.waitForFunction(() => document.querySelector('#target').classList.contains('streaming') &&
+    document.querySelector('#target').textContent.length > 0);
+  const next = 'Two dogs play in the snow.';
+  await page.fill('#source', next);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, next);
+  expect(Number(await page.evaluate(() => document.body.dataset.cancelled))).toBe(cancelledBefore + 1);
+  expect(await page.textContent('#target')).toMatch(/Hunde/);
+  expect(await page.textContent('#meta')).toMatch(/^1 sentence,/);
+
+  // Beam search: the other hypotheses are listed, and the choice survives a reload.
+  await page.selectOption('#beam-size', '4');
+  await page.waitForFunction(() => /beam 4/.test(document.querySelector('#meta').textContent));
+  expect(await page.$$eval('#hypotheses li', (l) => l.length)).toBe(2);
+  for (const item of await page.$$eval('#hypotheses li', (l) => l.map((x) => x.textContent))) {
+    expect(item).toMatch(/score -\d+\.\d\d$/);
+  }
+  await page.screenshot({ path: new URL('beam.png', SCREENSHOTS).pathname, fullPage: true });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  expect(await page.inputValue('#beam-size')).toBe('4');
+  await page.selectOption('#beam-size', '1');
+  expect(foreignRequests).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
