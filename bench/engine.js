@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // One engine's pass over a test set, in its own process so that its peak memory is its own:
-//   node bench/engine.js crossattn --model FILE --src FILE [--batch N]
+//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N]
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N]
 // Prints one JSON object, as bench/native_engine.cc does: load_ms, sentence_ms (per sentence, or
 // per batch with --batch), target_tokens, translations, peak_memory_bytes (maximum resident set).
@@ -11,7 +11,8 @@ import { loadOnnxTranslator } from './onnxruntime.js';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' },
-             batch: { type: 'string', default: '0' }, limit: { type: 'string' } },
+             batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
+             limit: { type: 'string' } },
 });
 const [engine] = positionals;
 const sentenceMs = [], translations = [];
@@ -24,10 +25,11 @@ if (engine === 'crossattn') {
   const translator = await Translator.load(values.model);
   loadMs = performance.now() - start;
   const batch = Number(values.batch);
+  const options = { attention: false, beamSize: Number(values['beam-size']) };
   for (let i = 0; i < lines.length; i += batch || 1) {
     const t0 = performance.now();
-    const results = batch ? await translator.translateBatch(lines.slice(i, i + batch), { attention: false })
-                          : [await translator.translate(lines[i], { attention: false })];
+    const results = batch ? await translator.translateBatch(lines.slice(i, i + batch), options)
+                          : [await translator.translate(lines[i], options)];
     sentenceMs.push(performance.now() - t0);
     for (const r of results) {
       targetTokens += r.targetIds.length;

@@ -19,22 +19,10 @@ struct Node {
   int record;
 };
 
-struct Live {
-  int node;
-  int slot;  // index of its DecoderState
-  float log_prob;
-};
-
 struct Finished {
   int node;
   float log_prob;
   float score;
-};
-
-struct Candidate {
-  float log_prob;
-  int beam;  // index into the sentence's live hypotheses
-  int token;
 };
 
 // ids [k] of the k largest x [n], largest first; ties keep the smaller id first.
@@ -49,6 +37,18 @@ void top_k(const float* x, int n, int k, int* ids) {
 }
 
 }  // namespace
+
+struct BeamSearch::Live {
+  int node;
+  int slot;  // index of its DecoderState
+  float log_prob;
+};
+
+struct BeamSearch::Candidate {
+  float log_prob;
+  int beam;  // index into the sentence's live hypotheses
+  int token;
+};
 
 float length_penalty(int length, float alpha) { return std::pow((5.0f + length) / 6.0f, alpha); }
 
@@ -136,24 +136,25 @@ void BeamSearch::step() {
   model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe);
 
   const int beam = options_.beam_size, k = std::min(2 * beam, c.vocab_size);
-  std::vector<int> top(k);
-  std::vector<Candidate> candidates;
-  std::vector<char> claimed(beam);
+  top_.resize(k);
+  claimed_.resize(beam);
   const float* logits = ws_.logits.data();  // [M, V]
   for (Sentence& s : sentences_) {
     if (s.stopped) continue;
     // Every live hypothesis' k best extensions, then the best of all, ties in beam and token order.
+    std::vector<Candidate>& candidates = candidates_;
     candidates.clear();
     for (size_t b = 0; b < s.live.size(); ++b, logits += c.vocab_size) {
       int best = 0;
       const float log_z = log_sum_exp(logits, c.vocab_size, &best);
-      top_k(logits, c.vocab_size, k, top.data());
-      for (int token : top) candidates.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
+      top_k(logits, c.vocab_size, k, top_.data());
+      for (int token : top_) candidates.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
     }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
     const int depth = s.nodes[s.live.front().node].depth + 1;  // length of every extension
-    std::vector<Live> next;
+    std::vector<Live>& next = next_;
+    next.clear();
     for (size_t rank = 0; rank < candidates.size() && static_cast<int>(next.size()) < beam; ++rank) {
       const Candidate& cand = candidates[rank];
       const Live& parent = s.live[cand.beam];
@@ -169,18 +170,19 @@ void BeamSearch::step() {
     }
     // Slots: the first extension of a hypothesis keeps its parent's slot, the others take slots
     // of hypotheses without extensions and copy the parent's prefix.
-    std::fill(claimed.begin(), claimed.end(), 0);
-    std::vector<Live*> homeless;
-    for (Live& h : next) {
-      if (claimed[h.slot]) homeless.push_back(&h);
-      claimed[h.slot] = 1;
+    std::fill(claimed_.begin(), claimed_.end(), 0);
+    homeless_.clear();
+    for (size_t i = 0; i < next.size(); ++i) {
+      if (claimed_[next[i].slot]) homeless_.push_back(static_cast<int>(i));
+      claimed_[next[i].slot] = 1;
     }
-    for (int slot = 0, i = 0; i < static_cast<int>(homeless.size()); ++slot) {
-      if (claimed[slot]) continue;
-      s.slots[slot].assign_prefix(s.slots[homeless[i]->slot]);
-      homeless[i++]->slot = slot;
+    for (int slot = 0, i = 0; i < static_cast<int>(homeless_.size()); ++slot) {
+      if (claimed_[slot]) continue;
+      Live& h = next[homeless_[i++]];
+      s.slots[slot].assign_prefix(s.slots[h.slot]);
+      h.slot = slot;
     }
-    s.live = std::move(next);
+    s.live.swap(next);  // next_ keeps the old buffer for the next sentence
     if (s.live.empty()) {
       s.stopped = true;
     } else if (static_cast<int>(s.finished.size()) >= beam) {

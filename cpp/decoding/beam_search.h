@@ -72,7 +72,9 @@ class BeamSearch {
   std::vector<std::vector<Hypothesis>> finish();
 
  private:
-  struct Sentence;
+  struct Sentence;   // one sentence's hypotheses, slots and prefix tree
+  struct Live;       // a live hypothesis
+  struct Candidate;  // an extension of a live hypothesis by one token
   const Transformer* model_;
   SearchOptions options_;
   std::vector<Sentence> sentences_;
@@ -81,6 +83,11 @@ class BeamSearch {
   std::vector<DecoderState*> rows_;
   std::vector<int> tokens_;
   std::vector<float*> weight_rows_, residual_rows_;
+  // Scratch of the candidate selection, kept between steps.
+  std::vector<int> top_, homeless_;
+  std::vector<char> claimed_;
+  std::vector<Candidate> candidates_;
+  std::vector<Live> next_;
 };
 
 /// Runs a BeamSearch to the end: the n_best hypotheses of each sentence, best first.
