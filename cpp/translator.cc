@@ -79,18 +79,24 @@ void add_alignment(const TranslateOptions& options, Translation& r) {
   if (!options.attention) r.cross_attention.clear();
 }
 
-// The text, pieces and (non-special) text pieces of target ids.
+// The text of target ids; appends their pieces to *pieces and the non-special ones to *text_pieces.
+std::string detokenize(const Tokenizer& tokenizer, const ModelConfig& c, const std::vector<int>& ids,
+                       std::vector<std::string>* pieces, std::vector<std::string>* text_pieces) {
+  for (int id : ids) {
+    pieces->push_back(tokenizer.piece(id));
+    if (!special(c, id)) text_pieces->push_back(pieces->back());
+  }
+  return tokenizer.decode_pieces(*text_pieces);
+}
+
+// A hypothesis with its pieces and text; its non-special pieces go to *text_pieces.
 ScoredHypothesis describe(const Tokenizer& tokenizer, const ModelConfig& c, const Hypothesis& hyp,
                           std::vector<std::string>* text_pieces) {
   ScoredHypothesis out;
   out.target_ids = hyp.ids;
   out.log_prob = hyp.log_prob;
   out.score = hyp.score;
-  for (int id : hyp.ids) {
-    out.target_tokens.push_back(tokenizer.piece(id));
-    if (!special(c, id)) text_pieces->push_back(out.target_tokens.back());
-  }
-  out.text = tokenizer.decode_pieces(*text_pieces);
+  out.text = detokenize(tokenizer, c, hyp.ids, &out.target_tokens, text_pieces);
   return out;
 }
 
@@ -169,13 +175,9 @@ std::vector<TokenEvent> TranslationJob::step() {
     if (ids.size() <= st.emitted[k]) continue;
     TokenEvent e;
     e.index = static_cast<int>(st.decoded[k]);
-    std::vector<std::string> text_pieces;
-    for (size_t t = 0; t < ids.size(); ++t) {
-      const std::string piece = st.tokenizer->piece(ids[t]);
-      if (t >= st.emitted[k]) e.tokens.push_back(piece);
-      if (!special(c, ids[t])) text_pieces.push_back(piece);
-    }
-    e.text = st.tokenizer->decode_pieces(text_pieces);
+    std::vector<std::string> pieces, text_pieces;
+    e.text = detokenize(*st.tokenizer, c, ids, &pieces, &text_pieces);
+    e.tokens.assign(pieces.begin() + static_cast<std::ptrdiff_t>(st.emitted[k]), pieces.end());
     st.emitted[k] = ids.size();
     events.push_back(std::move(e));
   }
