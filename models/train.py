@@ -129,6 +129,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", required=True)
     ap.add_argument("--data", default="../shared/data", help="folder with multi30k/ (default ../shared/data)")
+    ap.add_argument("--prepared", default="build/data",
+                    help="folder with corpora our scripts make, e.g. tatoeba/ from models/prepare_tatoeba.py")
     ap.add_argument("--out", required=True, help="run folder: tokenizer, checkpoints, log, model.pt")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many updates (smoke runs)")
     ap.add_argument("--max-minutes", type=float, default=0, help="checkpoint and stop after this long")
@@ -145,11 +147,15 @@ def main():
 
     src_lang, tgt_lang = cfg["source_lang"], cfg["target_lang"]
     train_src, train_tgt = [], []
+    def root_of(prefix):  # the shared data, else our prepared corpora
+        return args.data if os.path.exists(os.path.join(args.data, f"{prefix}.{src_lang}.gz")) else args.prepared
+
     for prefix in cfg["data"]["train"]:
-        s, t = read_corpus(args.data, prefix, src_lang, tgt_lang)
+        s, t = read_corpus(root_of(prefix), prefix, src_lang, tgt_lang)
         train_src += s
         train_tgt += t
-    valid_src, valid_tgt = read_corpus(args.data, cfg["data"]["valid"], src_lang, tgt_lang)
+    valid_prefix = cfg["data"]["valid"]
+    valid_src, valid_tgt = read_corpus(root_of(valid_prefix), valid_prefix, src_lang, tgt_lang)
 
     spm_prefix = os.path.join(args.out, "spm")
     if not os.path.exists(spm_prefix + ".model"):

@@ -44,6 +44,9 @@ run_tests() {
   step "C++ tests (GoogleTest) on the shipped model"
   ctest --test-dir build/native --output-on-failure -j"$(nproc)"
 
+  step "Tatoeba en-de split: deduplicate, split, check that no sentence crosses splits"
+  /usr/bin/python3 models/prepare_tatoeba.py --data "$CROSSATTN_DATA" --out build/data/tatoeba
+
   step "training pipeline smoke run: train a tiny model 5 steps, export, check parity with the engine"
   /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" \
     --out build/smoke --max-steps 5 --threads "$(nproc)"
