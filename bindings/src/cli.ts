@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * crossattn translate [--model FILE] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
+ * crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
  *
  * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
@@ -15,18 +15,21 @@
  * grow-diag-final-and, threshold), threshold and Shift-Att
  * (docs/alignment.md); the defaults are those measured best there.
  *
- * The default model is the one shipped in the package.
+ * The default model is the one shipped in the package; --from and --to (language codes such as en,
+ * de) pick the package's model for that direction instead.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
+import { modelFor } from './model-index.js';
 import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
-const DEFAULT_MODEL = fileURLToPath(new URL('../models/multi30k-en-de.crossattn', import.meta.url));
-const USAGE = `usage: crossattn translate [--model FILE] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
+const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
+const DEFAULT_MODEL = `${MODELS_DIR}multi30k-en-de.crossattn`;
+const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]`;
 
 function fail(message: string, code: number): never {
@@ -36,7 +39,9 @@ function fail(message: string, code: number): never {
 
 interface Options {
   command: 'translate' | 'align';
-  model: string;
+  model?: string;
+  from?: string;
+  to?: string;
   json: boolean;
   search: SearchOptions;
   text?: string;
@@ -52,12 +57,14 @@ function integers(value: string): number[] {
 function parse(args: string[]): Options {
   const command = args[0];
   if (command !== 'translate' && command !== 'align') fail(USAGE, 2);
-  const options: Options = { command, model: DEFAULT_MODEL, json: false, search: {}, alignment: {} };
+  const options: Options = { command, json: false, search: {}, alignment: {} };
   for (let i = 1; i < args.length; ++i) {
     const arg = args[i];
     const value = () => (i + 1 < args.length ? args[++i] : fail(`${arg} needs a value\n${USAGE}`, 2));
     if (arg === '--model') options.model = value();
     else if (arg === '--help' || arg === '-h') fail(USAGE, 0);
+    else if (command === 'translate' && arg === '--from') options.from = value();
+    else if (command === 'translate' && arg === '--to') options.to = value();
     else if (command === 'translate' && arg === '--json') options.json = true;
     else if (command === 'translate' && arg === '--max-length') options.search.maxLength = Number(value());
     else if (command === 'translate' && arg === '--beam-size') options.search.beamSize = Number(value());
@@ -74,6 +81,8 @@ function parse(args: string[]): Options {
     else fail(`unexpected argument '${arg}'\n${USAGE}`, 2);
   }
   if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${USAGE}`, 2);
+  if ((options.from === undefined) !== (options.to === undefined)) fail(`--from and --to go together\n${USAGE}`, 2);
+  if (options.from !== undefined && options.model !== undefined) fail(`give --model or --from/--to, not both\n${USAGE}`, 2);
   return options;
 }
 
@@ -107,11 +116,19 @@ async function each<T>(items: AsyncIterable<T> | Iterable<T>, emit: (item: T) =>
 
 async function main() {
   const options = parse(process.argv.slice(2));
+  let model = options.model ?? DEFAULT_MODEL;
+  if (options.from !== undefined) {
+    try {
+      model = modelFor(MODELS_DIR, options.from, options.to!).path;
+    } catch (e) {
+      fail(e instanceof Error ? e.message : String(e), 1);
+    }
+  }
   let translator: Translator;
   try {
-    translator = await Translator.load(options.model);
+    translator = await Translator.load(model);
   } catch (e) {
-    fail(e instanceof Error ? `cannot load model '${options.model}': ${e.message}` : String(e), 1);
+    fail(e instanceof Error ? `cannot load model '${model}': ${e.message}` : String(e), 1);
   }
   let failures: number;
   if (options.command === 'align') {

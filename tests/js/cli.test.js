@@ -58,3 +58,15 @@ test('--beam-size and --n-best print a Moses n-best list equal to the API', asyn
   expect(bad.status).toBe(1);
   expect(bad.stderr).toMatch(/InvalidInputError: n_best/);
 });
+
+test('--from/--to pick the package model for that direction, with a clear error when there is none', () => {
+  const text = 'Two dogs play in the snow.';
+  const picked = cli(['translate', '--from', 'en', '--to', 'de', text]);
+  expect(picked.status, picked.stderr).toBe(0);
+  expect(picked.stdout).toBe(cli(['translate', text]).stdout);
+  const none = cli(['translate', '--from', 'en', '--to', 'xx', text]);
+  expect(none.status).toBe(1);
+  expect(none.stderr).toMatch(/no model translates en to xx .*available: .*en→de/);
+  expect(cli(['translate', '--from', 'en', text]).status).toBe(2);
+  expect(cli(['translate', '--model', 'x.crossattn', '--from', 'en', '--to', 'de', text]).status).toBe(2);
+});
