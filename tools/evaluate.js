@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Translates a test set with the WebAssembly engine and scores it with the project's BLEU.
-//   node tools/evaluate.js [--model FILE] [--data DIR] [--set multi30k/test_2016_flickr] [--out HYP_FILE]
+//   node tools/evaluate.js [--model FILE] [--data DIR] [--set multi30k/test_2016_flickr | flores-dev/dev] [--out HYP_FILE]
 //                          [--beam-size N] [--length-penalty A]
 // Greedy decoding unless --beam-size N > 1 (the engine's default length penalty unless given).
 // Prints BLEU, sentence and token counts and speed (one sentence at a time, single thread, this machine).
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Translator } from '../dist/index.js';
 import { corpusBleu, readLines } from './bleu.js';
@@ -24,8 +24,11 @@ const search = { beamSize: Number(values['beam-size']) };
 if (values['length-penalty'] !== undefined) search.lengthPenalty = Number(values['length-penalty']);
 const translator = await Translator.load(values.model);
 const { sourceLang, targetLang } = translator.config;
-const source = readLines(`${values.data}/${values.set}.${sourceLang}.gz`);
-const reference = readLines(`${values.data}/${values.set}.${targetLang}.gz`);
+// SET.LANG.gz, or SET.LANG (flores-dev/dev.en): one sentence per line.
+const sideOf = (lang) => [`${values.data}/${values.set}.${lang}.gz`, `${values.data}/${values.set}.${lang}`].find(existsSync) ??
+  `${values.data}/${values.set}.${lang}.gz`;
+const source = readLines(sideOf(sourceLang));
+const reference = readLines(sideOf(targetLang));
 const hypotheses = [];
 let tokens = 0;
 const start = performance.now();
