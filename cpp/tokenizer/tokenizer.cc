@@ -19,7 +19,12 @@ std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::strin
   return processor;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+// Whitespace, and the other C0 control characters and DEL: a NUL or an escape character in pasted
+// text separates words as a space does, and is never a word or a token of its own.
+bool is_space(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u <= 0x20 || u == 0x7f;
+}
 
 const std::string kWordBoundary = "\xe2\x96\x81";  // U+2581, SentencePiece's visible space
 
@@ -112,7 +117,9 @@ Encoding Tokenizer::encode(const std::string& text, Side side) const {
   if (!is_valid_utf8(text)) throw Error(ErrorCode::kInvalidInput, "the text is not valid UTF-8");
   sentencepiece::ImmutableSentencePieceText spt;
   const auto& processor = side == Side::kSource ? *source_ : *target_;
-  const auto status = processor.Encode(text, spt.mutable_proto());
+  std::string spaced = text;  // control characters as spaces, byte for byte, so offsets still match text
+  std::replace_if(spaced.begin(), spaced.end(), is_space, ' ');
+  const auto status = processor.Encode(spaced, spt.mutable_proto());
   if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
   Encoding out;
   const auto spans = word_spans(text);

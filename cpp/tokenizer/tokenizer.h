@@ -14,7 +14,8 @@ class SentencePieceProcessor;
 namespace crossattn {
 
 /// A text cut into SentencePiece pieces and into words, where a word is a whitespace-separated
-/// token of the text as given (the unit of Pharaoh-format word alignments).
+/// token of the text as given (the unit of Pharaoh-format word alignments). Control characters
+/// (U+0000 to U+001F, U+007F) count as whitespace.
 struct Encoding {
   std::vector<std::string> pieces;  // [P]
   std::vector<int> word_of_piece;   // [P] index into words of the word each piece came from

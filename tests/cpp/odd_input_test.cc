@@ -71,10 +71,15 @@ TEST_F(OddInputTest, EmojiUnknownScriptsAndMixedDirectionTranslate) {
   expect_still_usable();
 }
 
-TEST_F(OddInputTest, NulBytesAreTextNotTerminators) {
-  const std::string text("A dog\0 runs\0.", 13);
-  expect_translates(text);
-  expect_translates(std::string(1, '\0'));
+TEST_F(OddInputTest, NulAndOtherControlCharactersSeparateWordsAsSpacesDo) {
+  // Not terminators: the text after a NUL is translated, and the NUL separates words.
+  static const char kText[] = "A dog\0runs through\x1b the\x7fgrass.";
+  const Translation nul = translator.translate(std::string(kText, sizeof kText - 1), {});
+  EXPECT_EQ(nul.text, translator.translate("A dog runs through the grass.", {}).text);
+  EXPECT_EQ(nul.source_words, (std::vector<std::string>{"A", "dog", "runs", "through", "the", "grass."}));
+  for (const std::string only : {std::string(1, '\0'), std::string("\x01\x02\x1f\x7f")}) {
+    EXPECT_TRUE(translator.translate(only, {}).target_ids.empty());  // nothing but separators
+  }
   expect_still_usable();
 }
 

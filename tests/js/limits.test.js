@@ -47,10 +47,15 @@ test('emoji, unknown scripts, right-to-left and mixed text translate', async () 
   await expectStillUsable();
 });
 
-test('lone UTF-16 surrogates and NUL characters are text, not errors', async () => {
-  for (const text of ['A dog\uD800 runs.', 'A dog \uDBFF\uDFFF\uD83D runs.', 'A dog\0 runs\0.', '\0']) {
+test('lone UTF-16 surrogates and NUL characters are not errors', async () => {
+  for (const text of ['A dog\uD800 runs.', 'A dog \uDBFF\uDFFF\uD83D runs.', 'A dog\0 runs\0.']) {
     await expectTranslates(text);
   }
+  // NUL and the other control characters separate words as spaces do; alone they leave nothing.
+  const nul = await translator.translate('A dog\0runs through\u001b the grass.');
+  expect(nul.text).toBe(reference);
+  expect(nul.sourceWords).toEqual(['A', 'dog', 'runs', 'through', 'the', 'grass.']);
+  expect((await translator.translate('\0\u0007')).targetTokens).toEqual([]);
   // A lone surrogate becomes U+FFFD, as TextEncoder writes it: a word of the text that the
   // tokenizer's normalization drops, so that one alone leaves nothing to translate.
   const r = await translator.translate('\uD800 dog');
