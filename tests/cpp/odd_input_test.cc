@@ -15,10 +15,7 @@ namespace {
 
 class OddInputTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { translator_ = new Translator(Translator::from_file(testing::model_path())); }
-  static void TearDownTestSuite() { delete translator_; }
-  static Translator* translator_;
-  const Translator& translator = *translator_;
+  const Translator& translator = testing::shared_translator();
 
   // Translates `text` with greedy decoding and beam search; checks the result's invariants.
   void expect_translates(const std::string& text) {
@@ -42,7 +39,6 @@ class OddInputTest : public ::testing::Test {
   void SetUp() override { reference_ = translator.translate("A dog runs through the grass.", {}).text; }
   std::string reference_;
 };
-Translator* OddInputTest::translator_ = nullptr;
 
 TEST_F(OddInputTest, EmptyAndWhitespaceOnlyGiveEmptyTranslations) {
   // Spaces, tabs, newlines, a no-break space, an ideographic space.

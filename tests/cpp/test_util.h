@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "translator.h"
+
 namespace crossattn::testing {
 
 // The model file under test: $CROSSATTN_TEST_MODEL, else the shipped model (CMake's default).
@@ -26,6 +28,13 @@ inline std::string int8_model_path() {
 inline std::string fixture_path() {
   const char* env = std::getenv("CROSSATTN_TEST_FIXTURE");
   return env ? env : CROSSATTN_TEST_FIXTURE;
+}
+
+// The Translator of model_path(), loaded once per test binary and shared by the tests that only
+// translate with it (Translator is const and stateless between calls).
+inline const Translator& shared_translator() {
+  static const Translator translator = Translator::from_file(model_path());
+  return translator;
 }
 
 inline std::vector<uint8_t> read_bytes(const std::string& path) {
