@@ -152,6 +152,7 @@ struct TranslationJob::State {
   std::vector<Matrix> encoder_outs;  // [S_k, D] per decoded text
   std::vector<size_t> decoded;       // index into results of each decoded text
   std::vector<size_t> emitted;       // settled tokens already reported, per decoded text
+  std::vector<char> complete;        // per decoded text: stopped and fully reported
   std::unique_ptr<BeamSearch> search;
   bool finished = false;
 };
@@ -171,6 +172,8 @@ std::vector<TokenEvent> TranslationJob::step() {
   st.search->step();
   const ModelConfig& c = st.model->config();
   for (size_t k = 0; k < st.decoded.size(); ++k) {
+    if (st.complete[k]) continue;
+    st.complete[k] = st.search->stopped(static_cast<int>(k));  // reported in full below
     const std::vector<int> ids = st.search->settled(static_cast<int>(k));
     if (ids.size() <= st.emitted[k]) continue;
     TokenEvent e;
@@ -224,6 +227,7 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
     st->decoded.push_back(i);
   }
   st->emitted.assign(st->decoded.size(), 0);
+  st->complete.assign(st->decoded.size(), 0);
   std::vector<const Matrix*> inputs;
   for (const Matrix& m : st->encoder_outs) inputs.push_back(&m);
   SearchOptions search;

@@ -79,10 +79,19 @@ export function checkSearchOptions(options: SearchOptions & StreamOptions) {
   return { maxLength: options.maxLength ?? 0, beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset };
 }
 
+/** The error of a cancelled translation. */
+export function cancelledError(): CancelledError {
+  return new CancelledError('the translation was cancelled');
+}
+
 /** Throws CancelledError if `signal` was aborted. */
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new CancelledError('the translation was cancelled');
+  if (signal?.aborted) throw cancelledError();
 }
+
+// Outside Node: one MessageChannel for every yield, its messages answered in order.
+let channel: MessagePort | null = null;
+const waiting: (() => void)[] = [];
 
 /**
  * Resolves after the event loop has run the tasks queued before it (messages included), without
@@ -90,12 +99,14 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
  */
 export function yieldToEventLoop(): Promise<void> {
   if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  return new Promise((resolve) => {
+  if (channel === null) {
     const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
+    port1.onmessage = () => waiting.shift()?.();
+    channel = port2;
+  }
+  const port = channel;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    port.postMessage(null);
   });
 }

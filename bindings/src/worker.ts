@@ -15,8 +15,8 @@
  * A cancelled request rejects at once on the page with CancelledError; the worker stops at its next
  * decoder step and is free for the next request.
  */
-import { CancelledError, CrossattnError, DisposedError, errorFromEngine } from './errors.js';
-import type { StreamOptions, TokenEvent } from './search.js';
+import { CrossattnError, DisposedError, errorFromEngine } from './errors.js';
+import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
 import { Translator, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
 
@@ -152,13 +152,13 @@ export class WorkerTranslator {
     const { signal, onToken, onProgress } = hooks;
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
-        reject(new CancelledError('the translation was cancelled'));
+        reject(cancelledError());
         return;
       }
       const cancel = () => {
         if (!this.pending.delete(id)) return;
         this.worker.postMessage({ id, type: 'cancel' });
-        reject(new CancelledError('the translation was cancelled'));
+        reject(cancelledError());
       };
       signal?.addEventListener('abort', cancel, { once: true });
       const settle = () => signal?.removeEventListener('abort', cancel);

@@ -195,6 +195,8 @@ void BeamSearch::step() {
   }
 }
 
+bool BeamSearch::stopped(int sentence) const { return sentences_[sentence].stopped; }
+
 std::vector<int> BeamSearch::settled(int sentence) const {
   const Sentence& s = sentences_[sentence];
   if (s.stopped) return s.path(s.finished.front().node);

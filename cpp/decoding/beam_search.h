@@ -63,6 +63,8 @@ class BeamSearch {
   bool done() const;
   /// One decoder call over every live hypothesis of every sentence that has not stopped.
   void step();
+  /// True when sentence i has stopped (its settled() is then its whole best hypothesis).
+  bool stopped(int sentence) const;
   /// The target ids of sentence i that no continuation of the search can change: the common prefix
   /// of its best finished hypothesis and its live ones; the whole best hypothesis once the sentence
   /// has stopped. For greedy decoding, every token as soon as it is produced (streaming).
