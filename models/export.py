@@ -18,7 +18,7 @@ import sentencepiece as spm
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import FORMAT, FORMAT_VERSION, engine_name, write_safetensors  # noqa: E402
+from model_file import FORMAT, FORMAT_VERSION, average_state_dicts, engine_name, write_safetensors  # noqa: E402
 from transformer import Transformer  # noqa: E402
 
 FIXTURE_SENTENCES = [
@@ -54,16 +54,16 @@ def main():
     ap.add_argument("--run", required=True, help="training run folder (spm.model, model.pt)")
     ap.add_argument("--config", required=True)
     ap.add_argument("--out", required=True, help="model file to write (.crossattn)")
-    ap.add_argument("--weights", default="model.pt", help="state dict inside --run (default model.pt)")
+    ap.add_argument("--weights", default="model.pt",
+                    help="state dict inside --run (default model.pt), or several separated by commas, averaged "
+                         "(e.g. epoch3.pt,epoch4.pt,checkpoint.pt)")
     ap.add_argument("--dtype", choices=["f16", "f32"], default="f16")
     ap.add_argument("--fixture", help="also write the PyTorch parity fixture here")
     args = ap.parse_args()
 
     cfg = json.load(open(args.config))
     m = cfg["model"]
-    state = torch.load(os.path.join(args.run, args.weights), map_location="cpu")
-    if "model" in state and "optimizer" in state:  # a training checkpoint
-        state = state["model"]
+    state = average_state_dicts([os.path.join(args.run, w) for w in args.weights.split(",")])
     store = torch.float16 if args.dtype == "f16" else torch.float32
     state = {k: v.to(store) for k, v in state.items()}
     model = Transformer(m)

@@ -1,7 +1,7 @@
 """Read and write crossattn model files (safetensors containers, docs/model-format.md) from Python.
 
-Shared by export.py (writes a trained run), quantize.py (int8 from a model file) and
-bench/export_onnx.py (the same weights for onnxruntime-web).
+Shared by train.py and export.py (checkpoint averaging), export.py (writes a trained run),
+quantize.py (int8 from a model file) and bench/export_onnx.py (the same weights for onnxruntime-web).
 """
 import json
 import re
@@ -12,6 +12,17 @@ import torch
 FORMAT, FORMAT_VERSION = "crossattn", "1"
 DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.uint8: "U8", torch.int32: "I32", torch.int8: "I8"}
 TORCH_DTYPES = {v: k for k, v in DTYPES.items()} | {"BF16": torch.bfloat16}
+
+def average_state_dicts(paths):
+    """The element-wise mean of the state dicts saved at `paths` (checkpoint averaging, Vaswani et al.
+    2017, section 6.1), in float32. A training checkpoint (train.py's checkpoint.pt, which also holds
+    the optimizer) contributes its model weights."""
+    states = []
+    for path in paths:
+        state = torch.load(path, map_location="cpu")
+        states.append(state["model"] if "model" in state and "optimizer" in state else state)
+    return {k: sum(s[k].float() for s in states) / len(states) for k in states[0]}
+
 
 # PyTorch module names (models/transformer.py) -> the engine's tensor names (docs/model-format.md).
 RENAMES = [

@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_file import average_state_dicts  # noqa: E402
 from transformer import Transformer  # noqa: E402
 
 
@@ -118,11 +119,6 @@ def valid_loss(model, pairs, m, device, batch_tokens):
         total, n = total + float(loss), n + tokens
     model.train()
     return total / n
-
-
-def average_state_dicts(paths):
-    states = [torch.load(p, map_location="cpu") for p in paths]
-    return {k: sum(s[k].float() for s in states) / len(states) for k in states[0]}
 
 
 def main():

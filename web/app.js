@@ -1,24 +1,30 @@
-// The demo page: loads the shipped model into a small pool of Web Workers, translates as the user
-// types (a paragraph is split into sentences, spread over the workers and decoded in batches), and
-// shows the cross-attention of the chosen sentence: the heatmap, the word alignment, every layer
-// and head, and the explain view. Latency first: the translation streams in token by token, and
-// each keystroke cancels the translation in flight, so the workers only ever work on the latest text.
-import { splitSentences } from '../dist/index.js';
+// The demo page: loads the model of the chosen direction (models/catalog.json) into a small pool of
+// Web Workers, translates as the user types (a paragraph is split into sentences, spread over the
+// workers and decoded in batches), and shows the cross-attention of the chosen sentence: the heatmap,
+// the word alignment, every layer and head, and the explain view. Latency first: the translation
+// streams in token by token, and each keystroke cancels the translation in flight, so the workers
+// only ever work on the latest text. The direction and the decoding choice are remembered.
+import { modelFor, parseCatalog, splitSentences } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
 import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 
-// The int8 model: the same BLEU as fp32 on test_2016_flickr, half the download, about 3x faster
-// (docs/performance.md).
-const MODEL_URL = new URL('../models/multi30k-en-de.int8.crossattn', import.meta.url);
+// The catalog names the int8 model of each direction: the same BLEU as fp32, half the download,
+// about 3x faster (docs/performance.md).
+const CATALOG_URL = new URL('../models/catalog.json', import.meta.url);
 // One worker per spare core, at most 4: each holds its own copy of the model.
 const POOL_SIZE = Math.min(4, Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1));
 const LANGUAGES = { en: 'English', de: 'German', fr: 'French' };
+const DIRECTION_KEY = 'crossattn.direction';
 const $ = (id) => document.getElementById(id);
+const languageName = (code) => LANGUAGES[code] ?? code;
+const directionOf = (entry) => `${entry.sourceLang}-${entry.targetLang}`;
 
-let translator = null;
+let catalog = [];     // the directions of models/catalog.json
+const pools = new Map(); // direction -> Promise<WorkerPool>, loaded on first use and kept
+let translator = null; // the pool of the current direction
 let sentences = [];  // the latest translation: one result per source sentence, with its source text
 let current = null;  // the sentence whose attention is shown
 let inFlight = null; // AbortController of the translation in flight
@@ -49,7 +55,7 @@ function render() {
   });
   $('entropy-scale').textContent = `0 if a head attends to one source token, ${uniform.toFixed(2)} if it spreads evenly ` +
     `over all ${current.sourceTokens.length}; the sharpest here is ${sharpest.toFixed(2)} (bold)`;
-  renderExplain($('explain'), current, translator.config);
+  renderExplain($('explain'), current, current.config);
 }
 
 function renderHeatmap() {
@@ -58,7 +64,8 @@ function renderHeatmap() {
   const weights = selectWeights(current.crossAttention, layer, head);
   drawHeatmap($('heatmap'), weights, current.sourceTokens, current.targetTokens, $('tooltip'));
   Object.assign($('heatmap').dataset, {
-    source: current.source, sourceTokens: current.sourceTokens.length, targetTokens: current.targetTokens.length,
+    source: current.source, direction: current.direction,
+    sourceTokens: current.sourceTokens.length, targetTokens: current.targetTokens.length,
   });
 }
 
@@ -85,9 +92,11 @@ function showHypotheses() {
 
 async function translate() {
   inFlight?.abort();
+  if (!translator) return;  // a model is loading; it translates the text once it is ready
+  const { config } = translator, direction = document.body.dataset.direction;
   const controller = new AbortController();
   inFlight = controller;
-  const parts = splitSentences($('source').value, translator.config.sourceLang);
+  const parts = splitSentences($('source').value, config.sourceLang);
   const beamSize = Number($('beam-size').value);
   const partial = parts.map(() => '');  // settled text of each sentence while streaming
   $('target').classList.add('streaming');
@@ -102,7 +111,7 @@ async function translate() {
       },
     });
     const ms = performance.now() - start;
-    sentences = results.map((r, i) => ({ ...r, source: parts[i] }));
+    sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, config }));
     showError(null);
     $('target').textContent = results.map((r) => r.text).join(' ');
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
@@ -128,27 +137,77 @@ async function translate() {
   }
 }
 
-async function main() {
-  const workers = Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
-  try {
-    translator = await WorkerPool.load(workers, MODEL_URL.href, {
+function loadPool(entry) {
+  const direction = directionOf(entry);
+  if (!pools.has(direction)) {
+    const workers = Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    $('load').hidden = false;
+    const pool = WorkerPool.load(workers, entry.model, {
       onProgress(loaded, total) {
         $('progress').value = total ? loaded / total : 0;
         $('progress-text').textContent = `${(loaded / 1e6).toFixed(1)} MB`;
       },
     });
+    pool.catch(() => pools.delete(direction));  // a later choice of this direction tries again
+    pools.set(direction, pool);
+  }
+  return pools.get(direction);
+}
+
+// Switches to a direction of the catalog: loads (or reuses) its worker pool, sets up the controls
+// that depend on the model, and translates the current text.
+async function useDirection(direction) {
+  inFlight?.abort();
+  translator = null;
+  const entry = catalog.find((e) => directionOf(e) === direction) ?? catalog[0];
+  $('direction').value = directionOf(entry);
+  localStorage.setItem(DIRECTION_KEY, directionOf(entry));
+  $('source-lang').textContent = languageName(entry.sourceLang);
+  $('target-lang').textContent = languageName(entry.targetLang);
+  $('swap').disabled = !catalog.some((e) => e.sourceLang === entry.targetLang && e.targetLang === entry.sourceLang);
+  $('model-name').textContent = entry.model.split('/').pop();
+  let pool;
+  try {
+    pool = await loadPool(entry);
   } catch (e) {
     showError(`Cannot load the model: ${e.message}`);
     return;
+  } finally {
+    if ($('direction').value === directionOf(entry)) $('load').hidden = true;
   }
+  if ($('direction').value !== directionOf(entry)) return;  // the user chose another direction meanwhile
+  translator = pool;
   const c = translator.config;
-  $('model-name').textContent = c.name;
-  $('load').hidden = true;
-  $('source-lang').textContent = LANGUAGES[c.sourceLang] ?? c.sourceLang;
-  $('target-lang').textContent = LANGUAGES[c.targetLang] ?? c.targetLang;
+  $('model-card').textContent = c.name;
+  $('model-card').href = entry.card ?? entry.model;
   fillSelect($('layer'), Array.from({ length: c.decoderLayers }, (_, l) => [l, `${l + 1} of ${c.decoderLayers}`]));
   $('layer').value = String(c.decoderLayers - 1);
   fillSelect($('head'), [['avg', 'average of heads'], ...Array.from({ length: c.nHeads }, (_, h) => [h, `${h + 1}`])]);
+  document.body.dataset.direction = directionOf(entry);
+  await translate();
+}
+
+// The reverse direction, with the translation as the new text to translate.
+function swap() {
+  const [from, to] = $('direction').value.split('-');
+  const translation = $('target').textContent.trim();
+  if (translation) $('source').value = translation;
+  useDirection(directionOf(modelFor(catalog, to, from)));
+}
+
+async function main() {
+  try {
+    const response = await fetch(CATALOG_URL);
+    if (!response.ok) throw new Error(`${CATALOG_URL.pathname}: HTTP ${response.status}`);
+    catalog = parseCatalog(await response.text(), CATALOG_URL.href);
+    if (catalog.length === 0) throw new Error('the catalog lists no model');
+  } catch (e) {
+    showError(`Cannot read the model catalog: ${e.message}`);
+    return;
+  }
+  fillSelect($('direction'), catalog.map((e) => [directionOf(e), `${languageName(e.sourceLang)} → ${languageName(e.targetLang)}`]));
+  $('direction').addEventListener('change', () => useDirection($('direction').value));
+  $('swap').addEventListener('click', swap);
   $('layer').addEventListener('change', renderHeatmap);
   $('head').addEventListener('change', renderHeatmap);
   $('sentence').addEventListener('change', selectSentence);
@@ -164,9 +223,10 @@ async function main() {
     localStorage.setItem('crossattn.beamSize', $('beam-size').value);
     translate();
   });
+  $('direction').disabled = false;
   $('source').disabled = false;
+  await useDirection(localStorage.getItem(DIRECTION_KEY) ?? directionOf(catalog[0]));
   document.body.dataset.ready = 'true';
-  await translate();
 }
 
 main();

@@ -15,20 +15,19 @@
  * grow-diag-final-and, threshold), threshold and Shift-Att
  * (docs/alignment.md); the defaults are those measured best there.
  *
- * The default model is the one shipped in the package; --from and --to (language codes such as en,
- * de) pick the package's model for that direction instead.
+ * --from and --to (language codes such as en, de) pick the package's model for that direction, as
+ * its models/catalog.json lists it; the default model is the catalog's first (English to German).
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
-import { modelFor } from './model-index.js';
+import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
 import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
-const DEFAULT_MODEL = `${MODELS_DIR}multi30k-en-de.crossattn`;
 const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]`;
 
@@ -116,13 +115,15 @@ async function each<T>(items: AsyncIterable<T> | Iterable<T>, emit: (item: T) =>
 
 async function main() {
   const options = parse(process.argv.slice(2));
-  let model = options.model ?? DEFAULT_MODEL;
-  if (options.from !== undefined) {
+  let model = options.model;
+  if (model === undefined) {
     try {
-      model = modelFor(MODELS_DIR, options.from, options.to!).path;
+      const catalog: CatalogEntry[] = parseCatalog(readFileSync(`${MODELS_DIR}catalog.json`, 'utf8'), MODELS_DIR);
+      model = (options.from === undefined ? catalog[0] : modelFor(catalog, options.from, options.to!))?.model;
     } catch (e) {
-      fail(e instanceof Error ? e.message : String(e), 1);
+      fail(`${e instanceof Error ? e.message : String(e)} in ${MODELS_DIR}catalog.json`, 1);
     }
+    if (model === undefined) fail(`${MODELS_DIR}catalog.json lists no model`, 1);
   }
   let translator: Translator;
   try {

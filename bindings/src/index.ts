@@ -1,6 +1,8 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
 export { Translator, splitSentences } from './translator.js';
 export { pharaoh } from './alignment.js';
+export { modelFor, parseCatalog } from './model-catalog.js';
+export type { CatalogEntry } from './model-catalog.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
 export type { Hypothesis, LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';

@@ -1,7 +1,11 @@
 // crossattn-cli: the native command-line tool for development and benchmarks.
 //
-//   crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N]
-//                           [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
+//   crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]
+//                           [--alignment] [--max-length N] [--beam-size N] [--n-best N]
+//                           [--length-penalty A] [TEXT]
+//
+// --from/--to pick the model that DIR/catalog.json lists for that direction (DIR defaults to the
+// models/ folder of the working directory; cli/model_catalog.h).
 //
 // Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
 // line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob, score,
@@ -16,14 +20,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/model_catalog.h"
 #include "error.h"
 #include "translator.h"
 
 namespace {
 
 int usage() {
-  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--max-length N]\n"
-               "                               [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]\n";
+  std::cerr << "usage: crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]\n"
+               "                               [--alignment] [--max-length N] [--beam-size N] [--n-best N]\n"
+               "                               [--length-penalty A] [TEXT]\n";
   return 2;
 }
 
@@ -64,13 +70,16 @@ nlohmann::json to_json(const crossattn::Translation& r) {
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) != "translate") return usage();
-  std::string model_path, text;
+  std::string model_path, from, to, models_dir = "models", text;
   bool json = false, have_text = false;
   crossattn::TranslateOptions options;
   options.attention = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
+    else if (arg == "--from" && i + 1 < argc) from = argv[++i];
+    else if (arg == "--to" && i + 1 < argc) to = argv[++i];
+    else if (arg == "--models" && i + 1 < argc) models_dir = argv[++i];
     else if (arg == "--json") json = true;
     else if (arg == "--attention") options.attention = true;
     else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
@@ -81,12 +90,15 @@ int main(int argc, char** argv) {
     else if (arg.rfind("--", 0) == 0) return usage();
     else text = arg, have_text = true;
   }
-  if (model_path.empty()) return usage();
+  // Exactly one way to name the model: --model, or both --from and --to.
+  const bool by_direction = !from.empty() || !to.empty();
+  if (model_path.empty() ? (from.empty() || to.empty()) : by_direction) return usage();
   try {
+    if (model_path.empty()) model_path = crossattn::model_for(models_dir, from, to).model;
     const auto start = std::chrono::steady_clock::now();
     const auto translator = crossattn::Translator::from_file(model_path);
     const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded in " << load_ms << " ms\n";
+    if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded " << model_path << " in " << load_ms << " ms\n";
     long line_number = 0;
     auto emit = [&](const std::string& line) {
       const auto r = translator.translate(line, options);

@@ -178,3 +178,46 @@ test('the translation streams in, a new keystroke cancels it, beam search lists 
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
+
+test('both directions: the swap button turns the translation around, and the choice is remembered', async () => {
+  const shown = (source, direction) => page.waitForFunction(([s, d]) => {
+    const heatmap = document.querySelector('#heatmap');
+    return heatmap?.dataset.source === s && heatmap.dataset.direction === d;
+  }, [source, direction]);
+  expect(await page.inputValue('#direction')).toBe('en-de');
+  const english = 'Where is the station?';
+  await page.fill('#source', english);
+  await shown(english, 'en-de');
+  const german = (await page.textContent('#target')).trim();
+  expect(german).toMatch(/Bahnhof/);
+
+  // Swap: German to English, with the German translation as the new source.
+  await page.click('#swap');
+  await shown(german, 'de-en');
+  expect(await page.inputValue('#source')).toBe(german);
+  expect(await page.inputValue('#direction')).toBe('de-en');
+  expect(await page.textContent('#target')).toMatch(/station/i);
+  expect([await page.textContent('#source-lang'), await page.textContent('#target-lang')]).toEqual(['German', 'English']);
+  expect(await page.textContent('#model-card')).toBe('tatoeba-de-en');
+  expect(await heatmapRows()).toBe(Number(await page.getAttribute('#heatmap', 'data-target-tokens')));
+  await page.screenshot({ path: new URL('de-en.png', SCREENSHOTS).pathname, fullPage: true });
+
+  // The direction survives a reload.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  expect(await page.inputValue('#direction')).toBe('de-en');
+  const tired = 'Ich bin sehr müde.';
+  await page.fill('#source', tired);
+  await shown(tired, 'de-en');
+  expect(await page.textContent('#target')).toMatch(/tired/);
+
+  // Back to English to German with the select.
+  await page.selectOption('#direction', 'en-de');
+  const dog = 'I love my dog.';
+  await page.fill('#source', dog);
+  await shown(dog, 'en-de');
+  expect(await page.textContent('#target')).toMatch(/Hund/);
+  expect(await page.textContent('#model-card')).toBe('tatoeba-en-de');
+  expect(foreignRequests).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});

@@ -109,7 +109,7 @@ test('residual statistics: [layers][T] norms and cosines of the cross-attention 
 });
 
 describe('crossattn align', () => {
-  const cli = (args) => spawnSync('node', [`${ROOT}dist/cli.js`, 'align', ...args], { encoding: 'utf8' });
+  const cli = (args) => spawnSync('node', [`${ROOT}dist/cli.js`, 'align', '--model', MODEL, ...args], { encoding: 'utf8' });
   const dir = mkdtempSync(`${tmpdir()}/crossattn-align-`);
 
   test('writes one Pharaoh line per sentence pair, equal to the API', async () => {

@@ -1,7 +1,10 @@
-// The npm package's bin: `crossattn translate` with the shipped model by default.
+// The npm package's bin: `crossattn translate` with the catalog's first model (English to German) by default.
 import { spawnSync } from 'node:child_process';
 import { expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { ROOT } from './paths.js';
+
+const MODELS = `${ROOT}models/`;
 
 const cli = (args, input) => spawnSync('node', [`${ROOT}dist/cli.js`, ...args], { input, encoding: 'utf8' });
 
@@ -36,8 +39,8 @@ test('bad input: clear message, non-zero exit', () => {
 });
 
 test('--beam-size and --n-best print a Moses n-best list equal to the API', async () => {
-  const { Translator } = await import('../../dist/index.js');
-  const translator = await Translator.load(`${ROOT}models/multi30k-en-de.crossattn`);
+  const { Translator, parseCatalog } = await import('../../dist/index.js');
+  const translator = await Translator.load(parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS)[0].model);
   const input = 'Two dogs play in the snow.\nA man rides a bike.\n';
   const r = cli(['translate', '--beam-size', '4', '--n-best', '3'], input);
   expect(r.status, r.stderr).toBe(0);
@@ -59,11 +62,14 @@ test('--beam-size and --n-best print a Moses n-best list equal to the API', asyn
   expect(bad.stderr).toMatch(/InvalidInputError: n_best/);
 });
 
-test('--from/--to pick the package model for that direction, with a clear error when there is none', () => {
+test('--from/--to pick the catalog model for that direction, with a clear error when there is none', () => {
   const text = 'Two dogs play in the snow.';
   const picked = cli(['translate', '--from', 'en', '--to', 'de', text]);
   expect(picked.status, picked.stderr).toBe(0);
   expect(picked.stdout).toBe(cli(['translate', text]).stdout);
+  const back = cli(['translate', '--from', 'de', '--to', 'en', 'Zwei Hunde spielen im Schnee.']);
+  expect(back.status, back.stderr).toBe(0);
+  expect(back.stdout).toMatch(/dogs/i);
   const none = cli(['translate', '--from', 'en', '--to', 'xx', text]);
   expect(none.status).toBe(1);
   expect(none.stderr).toMatch(/no model translates en to xx .*available: .*en→de/);

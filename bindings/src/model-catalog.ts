@@ -1,0 +1,55 @@
+/**
+ * The model catalog: which model translates which direction by default. The package ships one,
+ * models/catalog.json, read by the npm CLI (`crossattn translate --from L --to L`), the demo page
+ * (its direction choice) and the native CLI (cpp/cli/model_catalog.h), so every front end picks the
+ * same file. Works anywhere: parse the JSON you read or fetched, then look a direction up.
+ */
+
+/** One direction of a catalog. */
+export interface CatalogEntry {
+  /** ISO 639-1 code of the source language, as in the model's config, e.g. 'en'. */
+  sourceLang: string;
+  /** ISO 639-1 code of the target language, e.g. 'de'. */
+  targetLang: string;
+  /** The model file: the catalog's file name resolved against the catalog's own location. */
+  model: string;
+  /** Its model card, resolved the same way, when the catalog names one. */
+  card?: string;
+}
+
+function resolve(name: string, base: string): string {
+  return /^[a-z][a-z0-9+.-]*:/i.test(base) ? new URL(name, base).href : `${base.replace(/\/?$/, '/')}${name}`;
+}
+
+function field(d: Record<string, unknown>, key: string): string {
+  if (typeof d[key] !== 'string') throw new Error(`invalid model catalog: a direction has no string "${key}"`);
+  return d[key] as string;
+}
+
+/**
+ * The directions of a catalog (the text of a catalog.json), in its order. `base` is where the
+ * catalog lies: a folder path (Node) or a URL (browser), against which file names are resolved.
+ * @throws Error if the text is not JSON or not a catalog ({"directions": [{source_lang,
+ *   target_lang, model, card?}, ...]}).
+ */
+export function parseCatalog(text: string, base: string): CatalogEntry[] {
+  const directions = (JSON.parse(text) as { directions?: unknown }).directions;
+  if (!Array.isArray(directions)) throw new Error('invalid model catalog: no "directions" array');
+  return directions.map((d: Record<string, unknown>) => ({
+    sourceLang: field(d, 'source_lang'),
+    targetLang: field(d, 'target_lang'),
+    model: resolve(field(d, 'model'), base),
+    ...(typeof d.card === 'string' ? { card: resolve(d.card, base) } : {}),
+  }));
+}
+
+/**
+ * The entry of `catalog` that translates `from` into `to`.
+ * @throws Error naming the directions that are available when none matches.
+ */
+export function modelFor(catalog: CatalogEntry[], from: string, to: string): CatalogEntry {
+  const entry = catalog.find((e) => e.sourceLang === from && e.targetLang === to);
+  if (entry) return entry;
+  const available = catalog.map((e) => `${e.sourceLang}→${e.targetLang}`).join(', ') || 'none';
+  throw new Error(`no model translates ${from} to ${to} (available: ${available})`);
+}

@@ -1,0 +1,53 @@
+// Each direction of the shipped catalog (models/catalog.json) translates everyday sentences, natively,
+// to outputs with the words a translator would use (tests/fixtures/everyday.json, written by hand).
+// The same fixture runs in WebAssembly in tests/js/everyday.test.js.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/model_catalog.h"
+#include "translator.h"
+
+namespace crossattn {
+namespace {
+
+std::string ascii_lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+nlohmann::json everyday_fixture() {
+  std::ifstream in(CROSSATTN_EVERYDAY_FIXTURE);
+  return nlohmann::json::parse(in);
+}
+
+class EverydayTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EverydayTest, TranslationsContainTheKeyWords) {
+  const std::string direction = GetParam();  // "en-de"
+  const auto entry = model_for(CROSSATTN_MODELS_DIR, direction.substr(0, 2), direction.substr(3));
+  const auto translator = Translator::from_file(entry.model);
+  EXPECT_EQ(translator.config().source_lang + "-" + translator.config().target_lang, direction);
+  const auto cases = everyday_fixture().at(direction);
+  ASSERT_GE(cases.size(), 5u);
+  for (const auto& c : cases) {
+    const std::string text = translator.translate(c.at("source").get<std::string>(), {}).text;
+    const std::string lower = ascii_lower(text);
+    for (const auto& alternatives : c.at("expect")) {
+      const bool found = std::any_of(alternatives.begin(), alternatives.end(), [&](const nlohmann::json& word) {
+        return lower.find(word.get<std::string>()) != std::string::npos;
+      });
+      EXPECT_TRUE(found) << c.at("source") << " -> " << text << ": none of " << alternatives;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedDirections, EverydayTest, ::testing::Values("en-de", "de-en"),
+                         [](const auto& info) { return info.param.substr(0, 2) + "_" + info.param.substr(3); });
+
+}  // namespace
+}  // namespace crossattn
