@@ -129,7 +129,8 @@ def main():
                     help="folder with corpora our scripts make, e.g. tatoeba/ from models/prepare_tatoeba.py")
     ap.add_argument("--out", required=True, help="run folder: tokenizer, checkpoints, log, model.pt")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many updates (smoke runs)")
-    ap.add_argument("--max-minutes", type=float, default=0, help="checkpoint and stop after this long")
+    ap.add_argument("--max-minutes", type=float, default=0,
+                    help="checkpoint and stop once the run's training time, earlier sessions included, passes this")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
 
