@@ -131,11 +131,14 @@ def main():
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many updates (smoke runs)")
     ap.add_argument("--max-minutes", type=float, default=0,
                     help="checkpoint and stop once the run's training time, earlier sessions included, passes this")
+    ap.add_argument("--max-epochs", type=int, default=0, help="stop after this many epochs (default: the config's)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
 
     cfg = json.load(open(args.config))
     m, tr = cfg["model"], cfg["training"]
+    if args.max_epochs:
+        tr["max_epochs"] = args.max_epochs
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(args.threads)
     device = "cuda" if torch.cuda.is_available() else "cpu"
