@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
-import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
+import { modelFor, parseCatalog } from './model-catalog.js';
 import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
@@ -118,7 +118,7 @@ async function main() {
   let model = options.model;
   if (model === undefined) {
     try {
-      const catalog: CatalogEntry[] = parseCatalog(readFileSync(`${MODELS_DIR}catalog.json`, 'utf8'), MODELS_DIR);
+      const catalog = parseCatalog(readFileSync(`${MODELS_DIR}catalog.json`, 'utf8'), MODELS_DIR);
       model = (options.from === undefined ? catalog[0] : modelFor(catalog, options.from, options.to!))?.model;
     } catch (e) {
       fail(`${e instanceof Error ? e.message : String(e)} in ${MODELS_DIR}catalog.json`, 1);
