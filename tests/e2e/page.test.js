@@ -152,7 +152,8 @@ test('the translation streams in, a new keystroke cancels it, beam search lists 
 
   // Cancellation: replacing a long paragraph while it streams cancels it; the new text wins.
   const cancelledBefore = Number(await page.evaluate(() => document.body.dataset.cancelled ?? 0));
-  const paragraph = Array(6).fill(long).join(' ');
+  // 24 sentences: their translation takes far longer than the next keystroke does to arrive.
+  const paragraph = Array(24).fill(long).join(' ');
   await page.fill('#source', paragraph);
   await page.waitForFunction(() => document.querySelector('#target').classList.contains('streaming') &&
     document.querySelector('#target').textContent.length > 0);
