@@ -53,16 +53,8 @@ class DisjointSets:
         self.parent[self.find(a)] = self.find(b)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--out", default="build/data/tatoeba")
-    ap.add_argument("--dev", type=int, default=2000, help="dev pairs (at least)")
-    ap.add_argument("--test", type=int, default=2000, help="test pairs (at least)")
-    ap.add_argument("--max-group", type=int, default=8, help="larger groups of related pairs stay in train")
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-
+def prepare(args):
+    """Deduplicates and splits deu.txt.gz into args.out/{train,dev,test}.{en,de}.gz; returns the counts."""
     pairs, seen = [], set()
     raw = read_gz_lines(os.path.join(args.data, "tatoeba-deu-eng", "deu.txt.gz"))
     for line in raw:
@@ -118,8 +110,23 @@ def main():
         for lang, column in (("en", 0), ("de", 1)):
             with gzip.open(os.path.join(args.out, f"{name}.{lang}.gz"), "wt", encoding="utf-8") as f:
                 f.writelines(pairs[i][column] + "\n" for i in members)
-    print(json.dumps({"lines": len(raw), "unique_pairs": len(pairs), "groups": len(groups),
-                      **{name: len(members) for name, members in split.items()}}))
+    return {"lines": len(raw), "unique_pairs": len(pairs), "groups": len(groups),
+            **{name: len(members) for name, members in split.items()}}
+
+
+def add_arguments(ap):
+    ap.add_argument("--dev", type=int, default=2000, help="Tatoeba dev pairs (at least)")
+    ap.add_argument("--test", type=int, default=2000, help="Tatoeba test pairs (at least)")
+    ap.add_argument("--max-group", type=int, default=8, help="larger groups of related Tatoeba pairs stay in train")
+    ap.add_argument("--seed", type=int, default=1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--out", default="build/data/tatoeba")
+    add_arguments(ap)
+    print(json.dumps(prepare(ap.parse_args())))
 
 
 if __name__ == "__main__":

@@ -3,26 +3,42 @@
 
   python3 models/train.py --config models/configs/multi30k-en-de.json --data ../shared/data --out build/train/multi30k-en-de
 
-Trains a joint SentencePiece vocabulary on the training text, then the model with Adam, label smoothing
-and the inverse square-root schedule of Vaswani et al. 2017 (section 5.3). Resumable: the run writes
-checkpoint.pt after every epoch (and when --max-minutes runs out) and continues from it when started
-again with the same --out. Uses a CUDA GPU when one is present. The result is model.pt: the average of
-the last `average_last` epoch checkpoints up to the best validation loss.
+Uses the config's joint SentencePiece vocabulary (data.spm, made by prepare_general.py) or trains one
+on the training text, then trains the model with Adam, label smoothing and the inverse square-root
+schedule of Vaswani et al. 2017 (section 5.3). Evaluates every training.eval_every updates (or at each
+epoch's end): validation cross-entropy and, for each set in data.bleu, greedy BLEU; each evaluation's
+weights are kept, and training stops early when the selection metric (BLEU on data.bleu's "dev" set if
+given, else validation loss) has not improved for `patience` evaluations. The result is model.pt:
+the average of the last `average_last` evaluations' weights up to the best one (checkpoint averaging).
+
+Resumable: checkpoint.pt (weights, optimizer, schedule, data position) is written at every evaluation,
+every --checkpoint-minutes and at the end; the same command continues from it. --compact PATH also
+writes a small checkpoint (fp16 weights and the run's state, no optimizer) meant to be committed, so a
+run survives onto a new machine: --resume-from PATH starts from it, re-warming the learning rate over
+training.rewarm_steps updates while Adam's moments rebuild.
+
+Uses a CUDA GPU when present (--amp bf16 for mixed precision); under torchrun (DDP, one process per
+GPU, detected from the environment) each process takes every WORLD_SIZE-th batch and rank 0 evaluates,
+logs and saves. The log is OUT/train.log.jsonl, one JSON line per evaluation (step, hours, losses, BLEU).
 """
 import argparse
+import contextlib
 import gzip
 import json
 import os
 import platform
 import random
+import shutil
 import sys
 import time
 
 import sentencepiece as spm
 import torch
+import torch.distributed as dist
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from evaluation import corpus_bleu, greedy_translate  # noqa: E402
 from model_file import average_state_dicts  # noqa: E402
 from transformer import Transformer  # noqa: E402
 
@@ -31,15 +47,6 @@ def read_lines(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
         return [line.rstrip("\n") for line in f]
-
-
-def read_corpus(data_dir, prefix, src_lang, tgt_lang):
-    """Parallel text `prefix.{src,tgt}.gz` under data_dir, as two aligned lists of lines."""
-    src = read_lines(os.path.join(data_dir, f"{prefix}.{src_lang}.gz"))
-    tgt = read_lines(os.path.join(data_dir, f"{prefix}.{tgt_lang}.gz"))
-    if len(src) != len(tgt):
-        raise ValueError(f"{prefix}: {len(src)} source lines but {len(tgt)} target lines")
-    return src, tgt
 
 
 def train_sentencepiece(lines, out_prefix, m):
@@ -121,137 +128,226 @@ def valid_loss(model, pairs, m, device, batch_tokens):
     return total / n
 
 
+def read_set(path_prefix, lang):
+    """Lines of PREFIX.LANG.gz or PREFIX.LANG."""
+    return read_lines(path_prefix + f".{lang}.gz" if os.path.exists(path_prefix + f".{lang}.gz") else path_prefix + f".{lang}")
+
+
+def distributed():
+    """(rank, world_size, local_rank) under torchrun, else (0, 1, 0)."""
+    if "WORLD_SIZE" not in os.environ:
+        return 0, 1, 0
+    dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
+    return dist.get_rank(), dist.get_world_size(), int(os.environ.get("LOCAL_RANK", 0))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", required=True)
-    ap.add_argument("--data", default="../shared/data", help="folder with multi30k/ (default ../shared/data)")
+    ap.add_argument("--data", default="../shared/data", help="the shared data folder (default ../shared/data)")
     ap.add_argument("--prepared", default="build/data",
-                    help="folder with corpora our scripts make, e.g. tatoeba/ from models/prepare_tatoeba.py")
+                    help="folder with corpora our scripts make (prepare_tatoeba.py, prepare_general.py)")
     ap.add_argument("--out", required=True, help="run folder: tokenizer, checkpoints, log, model.pt")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many updates (smoke runs)")
     ap.add_argument("--max-minutes", type=float, default=0,
                     help="checkpoint and stop once the run's training time, earlier sessions included, passes this")
     ap.add_argument("--max-epochs", type=int, default=0, help="stop after this many epochs (default: the config's)")
+    ap.add_argument("--checkpoint-minutes", type=float, default=10, help="write checkpoint.pt this often")
+    ap.add_argument("--compact", help="also write the compact checkpoint (fp16 weights + state) here")
+    ap.add_argument("--resume-from", help="start from this compact checkpoint when --out has no checkpoint.pt")
+    ap.add_argument("--amp", choices=["none", "bf16"], default="none", help="mixed precision on CUDA")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
 
     cfg = json.load(open(args.config))
-    m, tr = cfg["model"], cfg["training"]
+    m, tr, data = cfg["model"], cfg["training"], cfg["data"]
     if args.max_epochs:
         tr["max_epochs"] = args.max_epochs
+    rank, world, local_rank = distributed()
+    main_process = rank == 0
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(args.threads)
-    device = "cuda" if torch.cuda.is_available() else "cpu"
+    device = f"cuda:{local_rank}" if torch.cuda.is_available() else "cpu"
+    if device != "cpu":
+        torch.cuda.set_device(device)
     random.seed(tr["seed"])
     torch.manual_seed(tr["seed"])
 
     src_lang, tgt_lang = cfg["source_lang"], cfg["target_lang"]
-    train_src, train_tgt = [], []
     def root_of(prefix):  # the shared data, else our prepared corpora
-        return args.data if os.path.exists(os.path.join(args.data, f"{prefix}.{src_lang}.gz")) else args.prepared
+        shared = os.path.join(args.data, prefix)
+        return shared if any(os.path.exists(f"{shared}.{src_lang}{ext}") for ext in (".gz", "")) \
+            else os.path.join(args.prepared, prefix)
 
-    for prefix in cfg["data"]["train"]:
-        s, t = read_corpus(root_of(prefix), prefix, src_lang, tgt_lang)
-        train_src += s
-        train_tgt += t
-    valid_prefix = cfg["data"]["valid"]
-    valid_src, valid_tgt = read_corpus(root_of(valid_prefix), valid_prefix, src_lang, tgt_lang)
+    train_src, train_tgt = [], []
+    for prefix in data["train"]:
+        train_src += read_set(root_of(prefix), src_lang)
+        train_tgt += read_set(root_of(prefix), tgt_lang)
+    valid_src, valid_tgt = (read_set(root_of(data["valid"]), lang) for lang in (src_lang, tgt_lang))
 
-    spm_prefix = os.path.join(args.out, "spm")
-    if not os.path.exists(spm_prefix + ".model"):
-        train_sentencepiece(train_src + train_tgt, spm_prefix, m)
-    sp = spm.SentencePieceProcessor(model_file=spm_prefix + ".model")
+    ckpt_path = os.path.join(args.out, "checkpoint.pt")
+    compact = None if os.path.exists(ckpt_path) or not args.resume_from else torch.load(args.resume_from, map_location="cpu")
+    spm_path = os.path.join(args.out, "spm.model")
+    if main_process and not os.path.exists(spm_path):
+        if compact is not None:  # the vocabulary the compact checkpoint's weights were trained with
+            open(spm_path, "wb").write(compact["spm"])
+        elif "spm" in data:  # the shared vocabulary of both directions
+            shutil.copyfile(os.path.join(args.prepared, data["spm"]), spm_path)
+        else:
+            train_sentencepiece(train_src + train_tgt, spm_path[: -len(".model")], m)
+    if world > 1:
+        dist.barrier()
+    sp = spm.SentencePieceProcessor(model_file=spm_path)
     if sp.get_piece_size() != m["vocab_size"]:
         raise ValueError(f"tokenizer has {sp.get_piece_size()} pieces, config says {m['vocab_size']}")
     max_len = m["max_positions"]
     train = encode_pairs(sp, train_src, train_tgt, m, max_len)
     valid = encode_pairs(sp, valid_src, valid_tgt, m, max_len)
+    n_bleu = tr.get("bleu_sentences", 500)
+    bleu_sets = {name: tuple(read_set(root_of(prefix), lang)[:n_bleu] for lang in (src_lang, tgt_lang))
+                 for name, prefix in data.get("bleu", {}).items()}
+    select_by_bleu = "dev" in bleu_sets
 
     model = Transformer(m).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=tr["lr"], betas=(0.9, 0.98), eps=1e-9, weight_decay=tr["weight_decay"])
+    ddp = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local_rank] if device != "cpu" else None) \
+        if world > 1 else model
+    use_amp = args.amp == "bf16" and device != "cpu"
+    autocast = torch.autocast("cuda", dtype=torch.bfloat16) if use_amp else contextlib.nullcontext()
 
-    def lr_at(step):  # inverse square-root schedule with linear warmup, peaking at tr["lr"]
-        return tr["lr"] * min(step / tr["warmup_steps"], (tr["warmup_steps"] / max(step, 1)) ** 0.5)
+    state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "history": [], "best": None,
+             "bad_evals": 0, "rewarm_from": None}
 
-    ckpt_path = os.path.join(args.out, "checkpoint.pt")
-    state = {"step": 0, "epoch": 0, "train_seconds": 0.0, "history": [], "best": None, "bad_epochs": 0}
+    def lr_at(step):
+        """Inverse square-root schedule with linear warmup, peaking at tr["lr"]; after a resume from a
+        compact checkpoint (no optimizer state) it ramps up again over tr["rewarm_steps"] updates."""
+        lr = tr["lr"] * min(step / tr["warmup_steps"], (tr["warmup_steps"] / max(step, 1)) ** 0.5)
+        if state["rewarm_from"] is not None:
+            lr *= min(1.0, (step - state["rewarm_from"]) / tr.get("rewarm_steps", 500))
+        return lr
+
     if os.path.exists(ckpt_path):
         ckpt = torch.load(ckpt_path, map_location="cpu")
         model.load_state_dict(ckpt["model"])
         opt.load_state_dict(ckpt["optimizer"])
-        state = ckpt["state"]
+        state.update(ckpt["state"])
         print(f"resumed at epoch {state['epoch']} step {state['step']}", flush=True)
+    elif compact is not None:
+        model.load_state_dict({k: v.float() for k, v in compact["model"].items()})
+        state.update(compact["state"], rewarm_from=compact["state"]["step"])
+        print(f"resumed from compact {args.resume_from} at step {state['step']}, re-warming", flush=True)
 
     def save_checkpoint():
+        if not main_process:
+            return
         torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "state": state}, ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
+        if args.compact:
+            os.makedirs(os.path.dirname(os.path.abspath(args.compact)), exist_ok=True)
+            small = {"model": {k: v.half() for k, v in model.state_dict().items()}, "state": state, "config": cfg,
+                     "spm": open(spm_path, "rb").read()}
+            torch.save(small, args.compact + ".tmp")
+            os.replace(args.compact + ".tmp", args.compact)
 
-    n_params = sum(p.numel() for p in model.parameters())
-    print(f"{len(train)} training pairs, {n_params} parameters, device {device}, {args.threads} threads", flush=True)
-    log = open(os.path.join(args.out, "train.log.jsonl"), "a")
-    start = time.time() - state["train_seconds"]
-    stopped = False
-    while state["epoch"] < tr["max_epochs"] and state["bad_epochs"] < tr["patience"] and not stopped:
-        rng = random.Random(tr["seed"] * 1000 + state["epoch"])
-        batches = make_batches(train, tr["batch_tokens"], rng)
-        skip = state.get("batch_in_epoch", 0)
-        epoch_loss, epoch_tokens = 0.0, 0
-        for b, idx in enumerate(batches):
-            if b < skip:
-                continue
-            state["step"] += 1
-            for group in opt.param_groups:
-                group["lr"] = lr_at(state["step"])
-            loss, tokens = loss_fn(model, collate(train, idx, m["pad_id"], device), m, tr["label_smoothing"])
-            opt.zero_grad(set_to_none=True)
-            (loss / tokens).backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            epoch_loss, epoch_tokens = epoch_loss + float(loss), epoch_tokens + tokens
-            if state["step"] % 100 == 0:
-                print(f"epoch {state['epoch']} step {state['step']} loss {epoch_loss / epoch_tokens:.3f} "
-                      f"{time.time() - start:.0f}s", flush=True)
-            out_of_time = args.max_minutes and time.time() - start > args.max_minutes * 60
-            if (args.max_steps and state["step"] >= args.max_steps) or out_of_time:
-                state["batch_in_epoch"] = b + 1
-                stopped = True
-                break
-        if stopped:
-            break
-        state["batch_in_epoch"] = 0
-        vl = valid_loss(model, valid, m, device, tr["batch_tokens"])
-        state["epoch"] += 1
-        state["train_seconds"] = time.time() - start
-        torch.save(model.state_dict(), os.path.join(args.out, f"epoch{state['epoch']}.pt"))
-        improved = state["best"] is None or vl < state["best"]["valid_loss"]
+    log = open(os.path.join(args.out, "train.log.jsonl"), "a") if main_process else None
+
+    def evaluate(train_loss, name):
+        """Validation loss and BLEU; keeps the weights as `name`; returns True when training should stop."""
+        record = {"step": state["step"], "epoch": state["epoch"], "hours": round(state["train_seconds"] / 3600, 3),
+                  "train_loss": round(train_loss, 4), "valid_loss": round(valid_loss(model, valid, m, device, tr["batch_tokens"]), 4)}
+        for set_name, (src_lines, ref_lines) in bleu_sets.items():
+            record[f"bleu_{set_name}"] = corpus_bleu(greedy_translate(model, sp, src_lines, m, device), ref_lines)
+        record["weights"] = name
+        torch.save(model.state_dict(), os.path.join(args.out, name))
+        metric = record["bleu_dev"] if select_by_bleu else -record["valid_loss"]
+        improved = state["best"] is None or metric > state["best"]["metric"]
         if improved:
-            state["best"] = {"epoch": state["epoch"], "valid_loss": vl}
-        state["bad_epochs"] = 0 if improved else state["bad_epochs"] + 1
-        record = {"epoch": state["epoch"], "step": state["step"], "train_loss": epoch_loss / max(epoch_tokens, 1),
-                  "valid_loss": vl, "seconds": round(state["train_seconds"])}
+            state["best"] = {"metric": metric, "weights": name, "step": state["step"]}
+        state["bad_evals"] = 0 if improved else state["bad_evals"] + 1
         state["history"].append(record)
         log.write(json.dumps(record) + "\n")
         log.flush()
         print(json.dumps(record), flush=True)
-        save_checkpoint()
+        return state["bad_evals"] >= tr["patience"]
+
+    n_params = sum(p.numel() for p in model.parameters())
+    if main_process:
+        print(f"{len(train)} training pairs, {n_params} parameters, device {device} x {world}, {args.threads} threads",
+              flush=True)
+    start = time.time() - state["train_seconds"]
+    last_save = time.time()
+    stopped = early_stop = False
+    window_loss, window_tokens = 0.0, 0
+    while state["epoch"] < tr["max_epochs"] and not stopped and not early_stop:
+        rng = random.Random(tr["seed"] * 1000 + state["epoch"])
+        batches = make_batches(train, tr["batch_tokens"], rng)
+        batches = batches[: len(batches) - len(batches) % world]
+        for b in range(state["batch_in_epoch"], len(batches), world):
+            idx = batches[b + rank]
+            state["step"] += 1
+            for group in opt.param_groups:
+                group["lr"] = lr_at(state["step"])
+            with autocast:
+                loss, tokens = loss_fn(ddp, collate(train, idx, m["pad_id"], device), m, tr["label_smoothing"])
+            opt.zero_grad(set_to_none=True)
+            (loss / tokens).backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            state["batch_in_epoch"] = b + world
+            window_loss, window_tokens = window_loss + float(loss), window_tokens + tokens
+            state["train_seconds"] = time.time() - start
+            if state["step"] % 100 == 0 and main_process:
+                print(f"epoch {state['epoch']} step {state['step']} loss {window_loss / window_tokens:.3f} "
+                      f"{state['train_seconds']:.0f}s", flush=True)
+            if tr.get("eval_every") and state["step"] % tr["eval_every"] == 0:
+                if main_process:
+                    early_stop = evaluate(window_loss / window_tokens, f"step{state['step']}.pt")
+                window_loss, window_tokens = 0.0, 0
+                save_checkpoint()
+                last_save = time.time()
+            elif time.time() - last_save > args.checkpoint_minutes * 60:
+                save_checkpoint()
+                last_save = time.time()
+            out_of_time = args.max_minutes and state["train_seconds"] > args.max_minutes * 60
+            if (args.max_steps and state["step"] >= args.max_steps) or out_of_time:
+                stopped = True
+            if stopped or early_stop:
+                break
+        if stopped or early_stop:
+            break
+        state["epoch"] += 1
+        state["batch_in_epoch"] = 0
+        if not tr.get("eval_every"):
+            if main_process:
+                early_stop = evaluate(window_loss / max(window_tokens, 1), f"epoch{state['epoch']}.pt")
+            window_loss, window_tokens = 0.0, 0
+            save_checkpoint()
 
     state["train_seconds"] = time.time() - start
     save_checkpoint()
+    if world > 1:
+        dist.destroy_process_group()
+    if not main_process:
+        return
     if stopped and not args.max_steps:
         print("stopped on --max-minutes; run again with the same --out to continue", flush=True)
         return
-    best_epoch = state["best"]["epoch"] if state["best"] else 0
-    epochs = [e for e in range(max(1, best_epoch - tr["average_last"] + 1), best_epoch + 1)]
-    weights = average_state_dicts([os.path.join(args.out, f"epoch{e}.pt") for e in epochs]) if epochs else model.state_dict()
+    # Average the best evaluation's weights with those of the evaluations just before it, where still on disk.
+    names = [r["weights"] for r in state["history"]]
+    best = names.index(state["best"]["weights"]) if state["best"] else len(names) - 1
+    averaged = [n for n in names[max(0, best - tr["average_last"] + 1): best + 1]
+                if os.path.exists(os.path.join(args.out, n))]
+    weights = average_state_dicts([os.path.join(args.out, n) for n in averaged]) if averaged else model.state_dict()
     torch.save(weights, os.path.join(args.out, "model.pt"))
     summary = {
         "parameters": n_params,
         "epochs": state["epoch"],
         "steps": state["step"],
-        "averaged_epochs": epochs,
+        "averaged": averaged,
         "best": state["best"],
         "train_seconds": round(state["train_seconds"]),
-        "device": torch.cuda.get_device_name() if device == "cuda" else f"CPU ({platform.processor() or platform.machine()}), {args.threads} threads",
+        "device": (f"{world} x {torch.cuda.get_device_name()}" if device != "cpu"
+                   else f"CPU ({platform.processor() or platform.machine()}), {args.threads} threads"),
         "torch": torch.__version__,
     }
     json.dump(summary, open(os.path.join(args.out, "summary.json"), "w"), indent=2)

@@ -47,6 +47,23 @@ run_tests() {
   step "Tatoeba en-de split: deduplicate, split, check that no sentence crosses splits"
   /usr/bin/python3 models/prepare_tatoeba.py --data "$CROSSATTN_DATA" --out build/data/tatoeba
 
+  step "data pipeline filters (Python unittest)"
+  /usr/bin/python3 -m unittest discover -s tests/python
+
+  step "distributed training smoke run: two processes (DDP over gloo, the environment torchrun sets), then a resume from the compact checkpoint"
+  rm -rf build/smoke-ddp build/smoke-resume
+  pids=()
+  for rank in 0 1; do
+    MASTER_ADDR=127.0.0.1 MASTER_PORT=29533 WORLD_SIZE=2 RANK=$rank LOCAL_RANK=$rank \
+      /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" \
+      --out build/smoke-ddp --max-steps 4 --threads 1 --compact build/smoke-ddp/compact.pt &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --out build/smoke-resume \
+    --resume-from build/smoke-ddp/compact.pt --max-steps 6 --threads "$(nproc)" | tee build/smoke-resume.log
+  grep -q '"steps": 6' build/smoke-resume.log
+
   step "training pipeline smoke run: train a tiny model 5 steps, export, check parity with the engine"
   /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" \
     --out build/smoke --max-steps 5 --threads "$(nproc)"

@@ -1,0 +1,70 @@
+"""The data pipeline's filters and held-out split (models/prepare_general.py), on hand-made pairs.
+
+  /usr/bin/python3 -m unittest discover -s tests/python
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models"))
+import prepare_general as pg  # noqa: E402
+
+
+def first_failed(en, de):
+    return next((name for name, drop in pg.FILTERS if drop(en, de)), None)
+
+
+class FilterTest(unittest.TestCase):
+    def test_clean_pairs_pass(self):
+        for en, de in [("A dog runs through the grass.", "Ein Hund rennt durch das Gras."),
+                       ("R&D department", "F&E-Abteilung"),
+                       ("The price is 5%.", "Der Preis beträgt 5 %."),
+                       ("5% of the people", "5 % der Menschen"),
+                       ("Where is the station?", "Wo ist der Bahnhof?")]:
+            self.assertIsNone(first_failed(en, de), en)
+
+    def test_each_filter_catches_its_case(self):
+        cases = {
+            "empty": ("", "Hallo"),
+            "too_long": ("word " * 90, "Wort " * 90),
+            "markup": [("Open %s", "%s öffnen"), ("_File", "_Datei"), ("Save &As", "Speichern &unter"),
+                       ("Tom &amp; Jerry", "Tom &amp; Jerry"), ("{ $count } files", "{ $count } Dateien"),
+                       ("<b>Bold</b> text", "<b>Fetter</b> Text"), ("%1 of %2", "%1 von %2"), ("Item {0}", "Element {0}"),
+                       ("house {n}", "Haus {n}"), ("elevator [Am.]", "Aufzug")],
+            "same": ("Firefox", "firefox"),
+            "length_ratio": ("A very long sentence indeed with many words in it", "Kurz"),
+            "script": ("Hello world", "Привет мир"),
+            "language": [("The cat is on the table and it sleeps.", "The cat sits on the table and it is nice."),
+                         ("Der Hund ist nicht mit der Katze im Haus.", "Der Hund ist nicht mit der Katze im Haus!")],
+        }
+        for name, pairs in cases.items():
+            for en, de in pairs if isinstance(pairs, list) else [pairs]:
+                self.assertEqual(first_failed(en, de), name, (en, de))
+
+    def test_clean_normalizes_quotes_spaces_and_tokenized_punctuation(self):
+        self.assertEqual(pg.clean("Das  „Haus“\u00ad ist ‚schön’"), "Das \"Haus\" ist 'schön'")
+        self.assertEqual(pg.clean("Da ( wie immer ) , oder ?", detokenize=True), "Da (wie immer), oder?")
+        self.assertEqual(pg.clean("e\u0301"), "\u00e9")  # NFC
+
+    def test_labels_are_short_and_unpunctuated(self):
+        self.assertTrue(pg.is_label("Save As"))
+        self.assertFalse(pg.is_label("Stop."))
+        self.assertFalse(pg.is_label("Save the file now"))
+
+
+class HeldOutNewsTest(unittest.TestCase):
+    def test_news_is_cut_at_the_anchors_of_the_held_out_years(self):
+        (name17, first17), (name18, first18) = pg.HELD_OUT_NEWS
+        pairs = [("old", "alt"), (first17, "a"), ("x", "x2"), (first18, "b"), ("y", "y2")]
+        train, held = pg.split_news(pairs)
+        self.assertEqual(train, [("old", "alt")])
+        self.assertEqual(held[name17], [(first17, "a"), ("x", "x2")])
+        self.assertEqual(held[name18], [(first18, "b"), ("y", "y2")])
+
+    def test_a_missing_anchor_is_an_error(self):
+        with self.assertRaises(ValueError):
+            pg.split_news([("old", "alt")])
+
+
+if __name__ == "__main__":
+    unittest.main()
