@@ -52,7 +52,7 @@ crossattn::AlignmentMethod method(const std::string& name) {
 }
 
 // Options from {maxLength, attention, residual, beamSize?, nBest?, lengthPenalty?, earlyStopping?,
-// maxLengthRatio?, maxLengthOffset?, alignment: {layers, heads, method, threshold, shift,
+// maxLengthRatio?, maxLengthOffset?, repeatLimit?, alignment: {layers, heads, method, threshold, shift,
 // mergeSubwords} | null}; the wrapper has checked their types.
 crossattn::TranslateOptions parse(const val& options) {
   crossattn::TranslateOptions o;
@@ -66,6 +66,7 @@ crossattn::TranslateOptions parse(const val& options) {
   if (!options["earlyStopping"].isUndefined()) o.early_stopping = options["earlyStopping"].as<bool>();
   if (!options["maxLengthRatio"].isUndefined()) o.max_length_ratio = options["maxLengthRatio"].as<float>();
   if (!options["maxLengthOffset"].isUndefined()) o.max_length_offset = options["maxLengthOffset"].as<int>();
+  if (!options["repeatLimit"].isUndefined()) o.repeat_limit = options["repeatLimit"].as<int>();
   const val alignment = options["alignment"];
   if (!alignment.isNull()) {  // fields left undefined keep the engine's defaults
     crossattn::AlignmentOptions a;

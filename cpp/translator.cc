@@ -133,6 +133,7 @@ void check_options(const ModelConfig& c, const TranslateOptions& o) {
   if (o.beam_size < 1 || o.beam_size > kMaxBeamSize) fail("beam_size must lie in 1 .. " + std::to_string(kMaxBeamSize));
   if (o.n_best < 1 || o.n_best > o.beam_size) fail("n_best must lie in 1 .. beam_size");
   if (!std::isfinite(o.length_penalty)) fail("length_penalty must be finite");
+  if (o.repeat_limit < 0) fail("repeat_limit must be >= 0 (0 turns the repetition guard off)");
 }
 
 // floor(ratio * S + offset), at least 1 and at most the cap.
@@ -235,6 +236,7 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
   search.n_best = options.n_best;
   search.length_penalty = options.length_penalty;
   search.early_stopping = options.early_stopping;
+  search.repeat_limit = options.repeat_limit;
   search.attention = options.attention || options.alignment.has_value();
   search.residual = options.residual;
   st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), search);

@@ -52,6 +52,9 @@ struct TranslateOptions {
   int max_length = 0;
   float max_length_ratio = 2.0f;
   int max_length_offset = 10;
+  /// The repetition guard (decoding/repetition_guard.h): no span of up to 16 target tokens occurs
+  /// more than repeat_limit times in a row (>= 0; 0 turns the guard off).
+  int repeat_limit = 3;
   /// Return the cross-attention weights of the best hypothesis (costs layers * heads * T * S floats).
   bool attention = true;
   /// Return Translation::residual, the statistics of each cross-attention residual connection.

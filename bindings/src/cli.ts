@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
+ * crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
  *
  * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
  * with the WebAssembly engine. With --json each line is the full result (tokens, log-probability,
  * cross-attention [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam
- * search (greedy by default); with --n-best N > 1 and without --json each input line gives N lines
+ * search (greedy by default); --repeat-limit N sets the repetition guard (0: off, default 3); with --n-best N > 1 and without --json each input line gives N lines
  * in Moses n-best form, "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0.
  *
  * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
@@ -28,7 +28,7 @@ import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
-const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [TEXT]
+const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]`;
 
 function fail(message: string, code: number): never {
@@ -69,6 +69,7 @@ function parse(args: string[]): Options {
     else if (command === 'translate' && arg === '--beam-size') options.search.beamSize = Number(value());
     else if (command === 'translate' && arg === '--n-best') options.search.nBest = Number(value());
     else if (command === 'translate' && arg === '--length-penalty') options.search.lengthPenalty = Number(value());
+    else if (command === 'translate' && arg === '--repeat-limit') options.search.repeatLimit = Number(value());
     else if (command === 'align' && arg === '--src') options.src = value();
     else if (command === 'align' && arg === '--tgt') options.tgt = value();
     else if (command === 'align' && arg === '--layers') options.alignment.layers = integers(value());

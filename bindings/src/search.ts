@@ -27,6 +27,11 @@ export interface SearchOptions {
   maxLengthRatio?: number;
   /** Default 10. */
   maxLengthOffset?: number;
+  /**
+   * Repetition guard: no span of up to 16 target tokens may occur more than repeatLimit times in a
+   * row, which stops degenerate loops ("antantant…") on out-of-domain input. Default 3; 0 turns it off.
+   */
+  repeatLimit?: number;
 }
 
 /** Target tokens of one sentence that became final during a decoding step. */
@@ -56,7 +61,7 @@ export interface StreamOptions {
 
 /** The engine's search fields of `options`, type-checked; undefined ones keep the engine's defaults. */
 export function checkSearchOptions(options: SearchOptions & StreamOptions) {
-  for (const key of ['beamSize', 'nBest', 'maxLength', 'maxLengthOffset'] as const) {
+  for (const key of ['beamSize', 'nBest', 'maxLength', 'maxLengthOffset', 'repeatLimit'] as const) {
     const v = options[key];
     if (v !== undefined && !Number.isInteger(v)) throw new InvalidInputError(`${key} must be an integer`);
   }
@@ -75,8 +80,11 @@ export function checkSearchOptions(options: SearchOptions & StreamOptions) {
   if (options.signal !== undefined && typeof options.signal?.aborted !== 'boolean') {
     throw new InvalidInputError('signal must be an AbortSignal');
   }
-  const { beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset } = options;
-  return { maxLength: options.maxLength ?? 0, beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset };
+  const { beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset, repeatLimit } = options;
+  return {
+    maxLength: options.maxLength ?? 0, beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset,
+    repeatLimit,
+  };
 }
 
 /** The error of a cancelled translation. */

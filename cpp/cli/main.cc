@@ -2,7 +2,7 @@
 //
 //   crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]
 //                           [--alignment] [--max-length N] [--beam-size N] [--n-best N]
-//                           [--length-penalty A] [TEXT]
+//                           [--length-penalty A] [--repeat-limit N] [TEXT]
 //
 // --from/--to pick the model that DIR/catalog.json lists for that direction (DIR defaults to the
 // models/ folder of the working directory; cli/model_catalog.h).
@@ -29,7 +29,7 @@ namespace {
 int usage() {
   std::cerr << "usage: crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]\n"
                "                               [--alignment] [--max-length N] [--beam-size N] [--n-best N]\n"
-               "                               [--length-penalty A] [TEXT]\n";
+               "                               [--length-penalty A] [--repeat-limit N] [TEXT]\n";
   return 2;
 }
 
@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
     else if (arg == "--beam-size" && i + 1 < argc) options.beam_size = std::atoi(argv[++i]);
     else if (arg == "--n-best" && i + 1 < argc) options.n_best = std::atoi(argv[++i]);
     else if (arg == "--length-penalty" && i + 1 < argc) options.length_penalty = std::strtof(argv[++i], nullptr);
+    else if (arg == "--repeat-limit" && i + 1 < argc) options.repeat_limit = std::atoi(argv[++i]);
     else if (arg.rfind("--", 0) == 0) return usage();
     else text = arg, have_text = true;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "decoding/repetition_guard.h"
 #include "kernels/ops.h"
 
 namespace crossattn {
@@ -63,6 +64,15 @@ struct BeamSearch::Sentence {
   int records = 0;
   std::vector<float> attention;  // [records, L*H, S]
   std::vector<float> residual;   // [records, L, 3]
+
+  // The last (at most n) target ids ending at `node`, oldest first, into tail; returns how many.
+  int tail(int node, int n, std::vector<int>& out) const {
+    out.resize(n);
+    int count = 0;
+    for (; count < n && nodes[node].depth > 0; node = nodes[node].parent) out[n - 1 - count++] = nodes[node].token;
+    std::copy(out.end() - count, out.end(), out.begin());
+    return count;
+  }
 
   // The target ids from the root to `node`.
   std::vector<int> path(int node) const {
@@ -136,9 +146,10 @@ void BeamSearch::step() {
   model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe);
 
   const int beam = options_.beam_size, k = std::min(2 * beam, c.vocab_size);
-  top_.resize(k);
   claimed_.resize(beam);
-  const float* logits = ws_.logits.data();  // [M, V]
+  float* logits = ws_.logits.data();  // [M, V]
+  const int history = options_.repeat_limit > 0 ? repeat_history(options_.repeat_limit) : 0;
+  banned_.clear();
   for (Sentence& s : sentences_) {
     if (s.stopped) continue;
     // Every live hypothesis' k best extensions, then the best of all, ties in beam and token order.
@@ -147,8 +158,20 @@ void BeamSearch::step() {
     for (size_t b = 0; b < s.live.size(); ++b, logits += c.vocab_size) {
       int best = 0;
       const float log_z = log_sum_exp(logits, c.vocab_size, &best);
-      top_k(logits, c.vocab_size, k, top_.data());
-      for (int token : top_) candidates.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
+      if (history > 0) {  // tokens that would extend a repetition loop are not candidates
+        banned_.clear();
+        const int n = s.tail(s.live[b].node, history, tail_);
+        repeated_span_tokens(tail_.data(), n, options_.repeat_limit, banned_);
+        for (int token : banned_) logits[token] = -INFINITY;
+      }
+      // Banned tokens sort last: k of the k + |banned| best are candidates.
+      const int width = std::min<int>(k + static_cast<int>(banned_.size()), c.vocab_size);
+      top_.resize(width);
+      top_k(logits, c.vocab_size, width, top_.data());
+      for (int token : top_) {
+        if (logits[token] == -INFINITY) continue;
+        candidates.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
+      }
     }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });

@@ -19,7 +19,8 @@
 // Hypotheses own their self-attention caches (DecoderState), one slot per beam; when a hypothesis
 // has several surviving extensions, the extras take the slots of hypotheses that died and copy the
 // prefix (DecoderState::assign_prefix). The cross-attention memory is shared by all of them.
-// Ties are broken by beam order, then token id, so a search is deterministic.
+// Ties are broken by beam order, then token id, so a search is deterministic. Tokens that would
+// extend a repetition loop (repetition_guard.h) are never candidates.
 // Legend: L decoder layers, H n_heads, T target tokens, S src_len, D d_model, V vocab_size.
 #pragma once
 
@@ -34,6 +35,7 @@ struct SearchOptions {
   int n_best = 1;                // hypotheses returned per sentence, 1 .. beam_size
   float length_penalty = 1.0f;   // GNMT alpha: 0 ranks by log-probability, larger favours longer outputs
   bool early_stopping = true;    // stop a sentence as soon as beam_size hypotheses have finished
+  int repeat_limit = 3;          // no span of tokens repeats more than this in a row (repetition_guard.h); 0: off
   bool attention = false;        // record the cross-attention of the best hypothesis
   bool residual = false;         // record its cross-attention residual statistics (CrossAttentionProbe)
 };
@@ -86,7 +88,7 @@ class BeamSearch {
   std::vector<int> tokens_;
   std::vector<float*> weight_rows_, residual_rows_;
   // Scratch of the candidate selection, kept between steps.
-  std::vector<int> top_, homeless_;
+  std::vector<int> top_, homeless_, tail_, banned_;
   std::vector<char> claimed_;
   std::vector<Candidate> candidates_;
   std::vector<Live> next_;

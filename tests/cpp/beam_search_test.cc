@@ -2,6 +2,7 @@
 // through the Translator on the shipped model: n-best scores equal to forced decoding, the chosen
 // hypothesis' cross-attention, batching, streaming, cancellation and option errors.
 #include "decoding/beam_search.h"
+#include "decoding/repetition_guard.h"
 
 #include <gtest/gtest.h>
 
@@ -109,6 +110,7 @@ TEST(BeamSearch, AWideEnoughBeamFindsTheExhaustiveRanking) {
       o.n_best = 20;
       o.length_penalty = alpha;
       o.early_stopping = false;
+      o.repeat_limit = 0;  // exact search: the repetition guard would cut outputs such as 5 5 5 5
       const auto found = beam_search(model, {&encoder_out}, {max_length}, o).front();
       ASSERT_EQ(found.size(), 20u);
       for (size_t i = 0; i < found.size(); ++i) {
@@ -150,8 +152,89 @@ TEST(BeamSearch, BeamSizeOneIsGreedy) {
   for (float alpha : {0.0f, 0.6f, 2.0f}) {
     SearchOptions o;
     o.length_penalty = alpha;
+    o.repeat_limit = 0;
     EXPECT_EQ(beam_search(model, {&encoder_out}, {max_length}, o).front().front().ids, greedy) << alpha;
   }
+}
+
+// The longest run of consecutive copies of any span of 1 .. kMaxRepeatSpan tokens in ids, by brute force.
+int longest_run(const std::vector<int>& ids) {
+  int longest = ids.empty() ? 0 : 1;
+  for (int p = 1; p <= kMaxRepeatSpan; ++p) {
+    for (size_t start = 0; start + p <= ids.size(); ++start) {
+      int copies = 1;
+      while (start + (copies + 1) * p <= ids.size() &&
+             std::equal(ids.begin() + start, ids.begin() + start + p, ids.begin() + start + copies * p)) {
+        ++copies;
+      }
+      longest = std::max(longest, copies);
+    }
+  }
+  return longest;
+}
+
+TEST(RepetitionGuard, BansExactlyTheTokenThatWouldExceedTheLimit) {
+  auto banned = [](std::vector<int> tail, int limit) {
+    std::vector<int> out;
+    repeated_span_tokens(tail.data(), static_cast<int>(tail.size()), limit, out);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  };
+  EXPECT_EQ(banned({9, 5, 5, 5}, 3), std::vector<int>({5}));           // a 4th 5
+  EXPECT_EQ(banned({5, 5}, 3), std::vector<int>());                      // a 3rd 5 is allowed
+  EXPECT_EQ(banned({1, 2, 1, 2, 1, 2, 1}, 3), std::vector<int>({2}));  // a 4th "1 2"
+  EXPECT_EQ(banned({1, 2, 1, 2, 1, 2}, 3), std::vector<int>());         // "… 1 2 1" is no 4th copy yet
+  EXPECT_EQ(banned({4, 7}, 1), std::vector<int>({7}));                  // limit 1: no immediate repeat
+  EXPECT_EQ(banned({4, 7, 4}, 1), std::vector<int>({4, 7}));            // neither "4 4" nor "7 4 7 4"
+  EXPECT_EQ(banned({}, 1), std::vector<int>());
+  // Every banned token, appended, makes a run over the limit; every other one does not.
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<int> tail(rng() % 40);
+    for (int& t : tail) t = static_cast<int>(rng() % 3);
+    const int limit = 1 + static_cast<int>(rng() % 3);
+    if (longest_run(tail) > limit) continue;  // the guard keeps targets below the limit
+    const std::vector<int> ban = banned(tail, limit);
+    for (int token = 0; token < 3; ++token) {
+      std::vector<int> longer = tail;
+      longer.push_back(token);
+      const bool over = longest_run(longer) > limit;
+      EXPECT_EQ(over, std::count(ban.begin(), ban.end(), token) == 1) << "trial " << trial << " token " << token;
+    }
+  }
+}
+
+TEST(BeamSearch, TheRepetitionGuardCutsLoopsAndNothingElse) {
+  int looping = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    const Transformer model = random_model(seed);
+    const Matrix encoder_out = model.encode({4, 5, 0});
+    SearchOptions off;
+    off.repeat_limit = 0;
+    const auto unguarded = beam_search(model, {&encoder_out}, {14}, off).front();
+    ASSERT_FALSE(unguarded.empty()) << seed;
+    const std::vector<int> free = unguarded.front().ids;
+    for (int beam : {1, 3}) {
+      SearchOptions on;
+      on.beam_size = beam;
+      on.repeat_limit = 2;
+      const auto guarded = beam_search(model, {&encoder_out}, {14}, on).front();
+      ASSERT_FALSE(guarded.empty()) << "seed " << seed << " beam " << beam;
+      for (const Hypothesis& h : guarded) {
+        EXPECT_LE(longest_run(h.ids), 2) << "seed " << seed << " beam " << beam;
+      }
+    }
+    if (longest_run(free) <= 2) {
+      // Without a loop the guard changes nothing.
+      SearchOptions on;
+      on.repeat_limit = 2;
+      EXPECT_EQ(beam_search(model, {&encoder_out}, {14}, on).front().front().ids, free) << seed;
+    } else {
+      ++looping;
+    }
+  }
+  EXPECT_GE(looping, 3) << "too few random models loop for this test to mean anything";
 }
 
 TEST(BeamSearch, SettledTokensArePrefixesOfTheResult) {
@@ -337,6 +420,9 @@ TEST_F(TranslatorBeamTest, BadSearchOptionsAreInvalidInput) {
   EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
   o = beam(2);
   o.max_length_offset = -1;
+  EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
+  o = beam(2);
+  o.repeat_limit = -1;
   EXPECT_EQ(code_of(o), ErrorCode::kInvalidInput);
 }
 
