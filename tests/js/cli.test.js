@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
 import { ROOT } from './paths.js';
 
 const MODELS = `${ROOT}models/`;
@@ -75,4 +76,20 @@ test('--from/--to pick the catalog model for that direction, with a clear error 
   expect(none.stderr).toMatch(/no model translates en to xx .*available: .*en→de/);
   expect(cli(['translate', '--from', 'en', text]).status).toBe(2);
   expect(cli(['translate', '--model', 'x.crossattn', '--from', 'en', '--to', 'de', text]).status).toBe(2);
+});
+
+test('--repeat-limit reaches the repetition guard: 0 turns it off, a negative value is a clear error', async () => {
+  // A German run-on sentence the everyday de->en model loops on without the guard.
+  const text = 'Die Verantwortlichen der Kommission haben die Ergebnisse der Verhandlungen mit den Mitgliedstaaten noch nicht veröffentlicht.';
+  const run = (limit) => JSON.parse(cli(['translate', '--from', 'de', '--to', 'en', '--json', '--repeat-limit', limit, text]).stdout);
+  const on = run('1');  // no token twice in a row
+  for (let t = 1; t < on.targetIds.length; ++t) expect(on.targetIds[t]).not.toBe(on.targetIds[t - 1]);
+  const translator = await Translator.load(modelFor(parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS), 'de', 'en').model);
+  for (const limit of [0, 1]) {
+    expect(run(String(limit)).targetIds).toEqual((await translator.translate(text, { repeatLimit: limit })).targetIds);
+  }
+  translator.dispose();
+  const bad = cli(['translate', '--repeat-limit', '-1', 'A dog.']);
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/repeat_limit must be >= 0/);
 });

@@ -17,7 +17,7 @@ async function demo(): Promise<string> {
 async function beamAndStream(t: Translator, signal: AbortSignal): Promise<string[]> {
   const seen: string[] = [];
   const r = await t.translate('A dog runs.', {
-    beamSize: 5, nBest: 3, lengthPenalty: 0.6, earlyStopping: false, maxLengthRatio: 1.5, maxLengthOffset: 5,
+    beamSize: 5, nBest: 3, lengthPenalty: 0.6, earlyStopping: false, maxLengthRatio: 1.5, maxLengthOffset: 5, repeatLimit: 2,
     onToken: (e: TokenEvent) => seen.push(`${e.index}:${e.tokens.join('')}:${e.text}`),
     signal,
   });
