@@ -24,6 +24,7 @@ logs and saves. The log is OUT/train.log.jsonl, one JSON line per evaluation (st
 import argparse
 import contextlib
 import gzip
+import hashlib
 import json
 import os
 import platform
@@ -215,6 +216,8 @@ def main():
     use_amp = args.amp == "bf16" and device != "cpu"
     autocast = torch.autocast("cuda", dtype=torch.bfloat16) if use_amp else contextlib.nullcontext()
 
+    # The data position (epoch, batch_in_epoch) only means something on the same training data.
+    fingerprint = hashlib.sha1(repr((len(train), train[:1000], train[-1000:])).encode()).hexdigest()
     state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "history": [], "best": None,
              "bad_evals": 0, "rewarm_from": None}
 
@@ -236,6 +239,12 @@ def main():
         model.load_state_dict({k: v.float() for k, v in compact["model"].items()})
         state.update(compact["state"], rewarm_from=compact["state"]["step"])
         print(f"resumed from compact {args.resume_from} at step {state['step']}, re-warming", flush=True)
+
+    if state.get("data", fingerprint) != fingerprint:
+        print("warning: the training data differs from the run's (prepared again?): the data position restarts "
+              "at this epoch's beginning", flush=True)
+        state["batch_in_epoch"] = 0
+    state["data"] = fingerprint
 
     def save_checkpoint():
         if not main_process:
