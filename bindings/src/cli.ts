@@ -6,8 +6,10 @@
  * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
  * with the WebAssembly engine. With --json each line is the full result (tokens, log-probability,
  * cross-attention [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam
- * search (greedy by default); --repeat-limit N sets the repetition guard (0: off, default 3); with --n-best N > 1 and without --json each input line gives N lines
- * in Moses n-best form, "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0.
+ * search (greedy by default); --repeat-limit N sets the repetition guard (0: off, default 3); with
+ * --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
+ * "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0. Reading a terminal, it says so on
+ * stderr; with stderr a terminal and stdin not, it shows how many lines are done.
  *
  * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
  * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
@@ -17,10 +19,14 @@
  *
  * --from and --to (language codes such as en, de) pick the package's model for that direction, as
  * its models/catalog.json lists it; the default model is the catalog's first (English to German).
+ *
+ * --help prints the usage on stdout, --version the package version (exit 0). Options are parsed by
+ * node:util parseArgs; an unknown option or a bad value is one clear error on stderr with exit 2.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
 import { modelFor, parseCatalog } from './model-catalog.js';
@@ -28,8 +34,14 @@ import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
-const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
-       crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]`;
+const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N]
+                           [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
+       crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M]
+                       [--threshold X] [--shift]
+       crossattn --version | --help
+
+translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1).
+align: the Pharaoh word alignment of each line of --src with the same line of --tgt.`;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`crossattn: ${message}\n`);
@@ -49,37 +61,81 @@ interface Options {
   alignment: AlignmentOptions;
 }
 
-function integers(value: string): number[] {
-  return value.split(',').map((v) => (/^-?\d+$/.test(v.trim()) ? Number(v) : fail(`'${value}' is not a list of integers`, 2)));
+const OPTIONS = {
+  model: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' },
+  'max-length': { type: 'string' }, 'beam-size': { type: 'string' }, 'n-best': { type: 'string' },
+  'length-penalty': { type: 'string' }, 'repeat-limit': { type: 'string' },
+  src: { type: 'string' }, tgt: { type: 'string' }, layers: { type: 'string' }, heads: { type: 'string' },
+  method: { type: 'string' }, threshold: { type: 'string' }, shift: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+} as const;
+const TRANSLATE_ONLY = ['from', 'to', 'json', 'max-length', 'beam-size', 'n-best', 'length-penalty', 'repeat-limit'];
+const ALIGN_ONLY = ['src', 'tgt', 'layers', 'heads', 'method', 'threshold', 'shift'];
+
+/** The integer value of --name within [min, max], or one clear error (exit 2). */
+function integer(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || n < min || n > max) {
+    fail(`--${name} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}, not '${value}'`, 2);
+  }
+  return n;
+}
+
+function real(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) fail(`--${name} must be a number, not '${value}'`, 2);
+  return n;
+}
+
+function integers(name: string, value: string | undefined): number[] | undefined {
+  return value?.split(',').map((v) => integer(name, v, -1000)!);
 }
 
 function parse(args: string[]): Options {
-  const command = args[0];
-  if (command !== 'translate' && command !== 'align') fail(USAGE, 2);
-  const options: Options = { command, json: false, search: {}, alignment: {} };
-  for (let i = 1; i < args.length; ++i) {
-    const arg = args[i];
-    const value = () => (i + 1 < args.length ? args[++i] : fail(`${arg} needs a value\n${USAGE}`, 2));
-    if (arg === '--model') options.model = value();
-    else if (arg === '--help' || arg === '-h') fail(USAGE, 0);
-    else if (command === 'translate' && arg === '--from') options.from = value();
-    else if (command === 'translate' && arg === '--to') options.to = value();
-    else if (command === 'translate' && arg === '--json') options.json = true;
-    else if (command === 'translate' && arg === '--max-length') options.search.maxLength = Number(value());
-    else if (command === 'translate' && arg === '--beam-size') options.search.beamSize = Number(value());
-    else if (command === 'translate' && arg === '--n-best') options.search.nBest = Number(value());
-    else if (command === 'translate' && arg === '--length-penalty') options.search.lengthPenalty = Number(value());
-    else if (command === 'translate' && arg === '--repeat-limit') options.search.repeatLimit = Number(value());
-    else if (command === 'align' && arg === '--src') options.src = value();
-    else if (command === 'align' && arg === '--tgt') options.tgt = value();
-    else if (command === 'align' && arg === '--layers') options.alignment.layers = integers(value());
-    else if (command === 'align' && arg === '--heads') options.alignment.heads = integers(value());
-    else if (command === 'align' && arg === '--method') options.alignment.method = value() as AlignmentMethod;
-    else if (command === 'align' && arg === '--threshold') options.alignment.threshold = Number(value());
-    else if (command === 'align' && arg === '--shift') options.alignment.shift = true;
-    else if (command === 'translate' && !arg.startsWith('--') && options.text === undefined) options.text = arg;
-    else fail(`unexpected argument '${arg}'\n${USAGE}`, 2);
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    fail(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`, 2);
   }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    process.stdout.write(USAGE + '\n');
+    process.exit(0);
+  }
+  if (v.version) {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    process.stdout.write(`${pkg.version}\n`);
+    process.exit(0);
+  }
+  const [command, ...rest] = positionals;
+  if (command !== 'translate' && command !== 'align') fail(command ? `unknown command '${command}'\n${USAGE}` : USAGE, 2);
+  for (const name of command === 'translate' ? ALIGN_ONLY : TRANSLATE_ONLY) {
+    if (v[name as keyof typeof v] !== undefined) fail(`--${name} is not an option of ${command}\n${USAGE}`, 2);
+  }
+  if (rest.length > (command === 'translate' ? 1 : 0)) fail(`unexpected argument '${rest.at(-1)}'\n${USAGE}`, 2);
+  const beamSize = integer('beam-size', v['beam-size'], 1, 64);
+  const search: SearchOptions = {
+    maxLength: integer('max-length', v['max-length'], 0),
+    beamSize,
+    nBest: integer('n-best', v['n-best'], 1, beamSize ?? 1),
+    lengthPenalty: real('length-penalty', v['length-penalty']),
+    repeatLimit: integer('repeat-limit', v['repeat-limit'], 0),
+  };
+  const method = v.method as AlignmentMethod | undefined;
+  if (method !== undefined && !['argmax', 'grow-diag-final-and', 'threshold'].includes(method)) {
+    fail(`--method must be argmax, grow-diag-final-and or threshold, not '${method}'`, 2);
+  }
+  const options: Options = {
+    command, model: v.model, from: v.from, to: v.to, json: v.json ?? false, text: rest[0], src: v.src, tgt: v.tgt,
+    search: Object.fromEntries(Object.entries(search).filter(([, x]) => x !== undefined)),
+    alignment: Object.fromEntries(Object.entries({
+      layers: integers('layers', v.layers), heads: integers('heads', v.heads), method,
+      threshold: real('threshold', v.threshold), shift: v.shift,
+    }).filter(([, x]) => x !== undefined)),
+  };
   if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${USAGE}`, 2);
   if ((options.from === undefined) !== (options.to === undefined)) fail(`--from and --to go together\n${USAGE}`, 2);
   if (options.from !== undefined && options.model !== undefined) fail(`give --model or --from/--to, not both\n${USAGE}`, 2);
@@ -141,10 +197,15 @@ async function main() {
       return r.alignment ? pharaoh(r.alignment) : '';
     });
   } else {
+    if (options.text === undefined && process.stdin.isTTY) {
+      process.stderr.write('crossattn: translating what you type, one sentence per line; end with Ctrl-D\n');
+    }
     const input = options.text !== undefined ? [options.text] : createInterface({ input: process.stdin, crlfDelay: Infinity });
+    const progress = options.text === undefined && !process.stdin.isTTY && process.stderr.isTTY;
     let lineNumber = 0;
     failures = await each(input, async (line) => {
       const n = lineNumber++;
+      if (progress) process.stderr.write(`\r${n} lines translated`);
       const r = await translator.translate(line, { ...options.search, attention: options.json });
       if (!options.json && (options.search.nBest ?? 1) > 1) {
         return r.hypotheses.map((h) => `${n} ||| ${h.text} ||| ${h.logProb} ||| ${h.score}`).join('\n');
@@ -154,6 +215,7 @@ async function main() {
     });
   }
   translator.dispose();
+  if (process.stderr.isTTY && options.text === undefined && !process.stdin.isTTY) process.stderr.write('\r\x1b[K');
   if (failures) process.exit(1);
 }
 

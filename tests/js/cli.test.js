@@ -58,9 +58,6 @@ test('--beam-size and --n-best print a Moses n-best list equal to the API', asyn
     });
   }
   translator.dispose();
-  const bad = cli(['translate', '--beam-size', '2', '--n-best', '3', 'A dog.']);
-  expect(bad.status).toBe(1);
-  expect(bad.stderr).toMatch(/InvalidInputError: n_best/);
 });
 
 test('--from/--to pick the catalog model for that direction, with a clear error when there is none', () => {
@@ -89,7 +86,41 @@ test('--repeat-limit reaches the repetition guard: 0 turns it off, a negative va
     expect(run(String(limit)).targetIds).toEqual((await translator.translate(text, { repeatLimit: limit })).targetIds);
   }
   translator.dispose();
-  const bad = cli(['translate', '--repeat-limit', '-1', 'A dog.']);
-  expect(bad.status).toBe(1);
-  expect(bad.stderr).toMatch(/repeat_limit must be >= 0/);
+  const bad = cli(['translate', '--repeat-limit=-1', 'A dog.']);
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toBe("crossattn: --repeat-limit must be an integer >= 0, not '-1'\n");
+});
+
+test('--help on stdout with exit 0, --version the package version', () => {
+  for (const args of [['--help'], ['-h'], ['translate', '--help']]) {
+    const r = cli(args);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^usage: crossattn translate/);
+    expect(r.stderr).toBe('');
+  }
+  const version = cli(['--version']);
+  expect(version.status).toBe(0);
+  expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).version);
+});
+
+test('a bad option value is one clear line on stderr with exit 2, before any model loads', () => {
+  const cases = [
+    [['translate', '--beam-size', '0', 'x'], "--beam-size must be an integer from 1 to 64, not '0'"],
+    [['translate', '--beam-size', 'four', 'x'], "--beam-size must be an integer from 1 to 64, not 'four'"],
+    [['translate', '--beam-size', '2', '--n-best', '3', 'x'], "--n-best must be an integer from 1 to 2, not '3'"],
+    [['translate', '--length-penalty', 'abc', 'x'], "--length-penalty must be a number, not 'abc'"],
+    [['translate', '--max-length=-5', 'x'], "--max-length must be an integer >= 0, not '-5'"],
+    [['align', '--src', 'a', '--tgt', 'b', '--method', 'best'], "--method must be argmax, grow-diag-final-and or threshold, not 'best'"],
+  ];
+  for (const [args, message] of cases) {
+    const r = cli(args, '');
+    expect(r.status, args.join(' ')).toBe(2);
+    expect(r.stderr).toBe(`crossattn: ${message}\n`);
+    expect(r.stdout).toBe('');
+  }
+  for (const args of [['translate', '--bogus'], ['align', '--beam-size', '2', '--src', 'a', '--tgt', 'b'], ['translate', 'a', 'b']]) {
+    const r = cli(args, '');
+    expect(r.status, args.join(' ')).toBe(2);
+    expect(r.stderr).toMatch(/usage: crossattn translate/);
+  }
 });
