@@ -1,45 +1,97 @@
 #!/usr/bin/env node
 // Serves the demo page and what it loads (the wasm, the model, d3) from one origin, nothing else.
 //   node web/serve.js [--port N]      (PORT in the environment works too; 0 picks a free port)
-import { createReadStream, statSync } from 'node:fs';
+//
+// Safe to point a browser at: only GET and HEAD; only files under the public folders below (no
+// dot-files, no path outside them however the URL is encoded); a malformed URL is a 400, never a
+// crash; every answer carries a strict Content-Security-Policy and the usual hardening headers;
+// text, JavaScript, JSON and wasm are gzip-compressed for clients that accept it.
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGzip } from 'node:zlib';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Only these folders of the repository are served.
 const ALLOWED = ['/web/', '/dist/', '/models/', '/node_modules/d3-scale-chromatic/', '/node_modules/d3-interpolate/',
                  '/node_modules/d3-color/'];
 const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
   '.svg': 'image/svg+xml', '.crossattn': 'application/octet-stream', '.md': 'text/markdown; charset=utf-8',
 };
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.svg', '.md']);
+
+// The page's one inline script is its import map; the policy allows exactly that script by its hash.
+function inlineScriptHashes() {
+  const html = readFileSync(join(root, 'web', 'index.html'), 'utf8');
+  return [...html.matchAll(/<script type="importmap">([\s\S]*?)<\/script>/g)]
+    .map(([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+}
+
+/**
+ * The headers every answer carries. script-src: our files, the import map by hash, and
+ * 'wasm-unsafe-eval' (compiling WebAssembly; no JavaScript eval: the module is built with
+ * DYNAMIC_EXECUTION=0). style-src allows inline style attributes (bar widths, heatmap cells).
+ */
+export function securityHeaders() {
+  const csp = [
+    "default-src 'self'", `script-src 'self' 'wasm-unsafe-eval' ${inlineScriptHashes().join(' ')}`,
+    "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self'", "worker-src 'self'",
+    "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin', 'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY',
+  };
+}
+
+/** The repository-relative path a URL asks for, or null if it is malformed. */
+function requestedPath(url) {
+  try {
+    const path = normalize(decodeURIComponent(new URL(url, 'http://x').pathname));
+    return path.includes('\0') ? null : path;
+  } catch {
+    return null;
+  }
+}
 
 /** Starts the server on `port` (0: any free port); resolves to {server, url}. */
 export function serve(port) {
+  const headers = securityHeaders();
   const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (path === '/') {
-      res.writeHead(302, { location: '/web/' });
-      return res.end();
-    }
+    const answer = (status, extra = {}, body = '') => {
+      res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', ...extra });
+      res.end(req.method === 'HEAD' ? '' : body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, { allow: 'GET, HEAD' }, 'method not allowed\n');
+    const path = requestedPath(req.url);
+    if (path === null) return answer(400, {}, 'bad request\n');
+    if (path === '/') return answer(302, { location: '/web/' });
     const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
     let size = -1;
     try {
       size = statSync(file).isFile() ? statSync(file).size : -1;
     } catch {}
-    if (!ALLOWED.some((p) => path.startsWith(p)) || size < 0) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      return res.end('not found\n');
-    }
+    const hidden = path.split('/').some((part) => part.startsWith('.'));
+    if (!ALLOWED.some((p) => path.startsWith(p)) || hidden || size < 0) return answer(404, {}, 'not found\n');
+    const ext = extname(file);
+    const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
     res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-length': size,
+      ...headers,
+      'content-type': TYPES[ext] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+      ...(gzip ? { 'content-encoding': 'gzip' } : { 'content-length': size }),
     });
-    createReadStream(file).pipe(res);
+    if (req.method === 'HEAD') return res.end();
+    const stream = createReadStream(file);
+    stream.on('error', () => res.destroy());
+    (gzip ? stream.pipe(createGzip()) : stream).pipe(res);
   });
+  server.on('clientError', (_, socket) => socket.destroy());
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => {
     ok({ server, url: `http://127.0.0.1:${server.address().port}/web/` });
   }));

@@ -2,7 +2,7 @@
 // loopback. Translates in the page's Web Workers, checks the heatmap, the word alignment, the
 // per-head grid and the explain view, and fails on any request that leaves the page's origin.
 // Saves screenshots to build/e2e/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
@@ -32,6 +32,10 @@ beforeAll(async () => {
     return route.abort();
   });
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The server's Content-Security-Policy must not block anything the page does.
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) pageErrors.push(message.text());
+  });
 });
 
 afterAll(async () => {
@@ -129,6 +133,12 @@ test('alignment, per-head grid and explain views show the current sentence', asy
   expect(await page.$$eval('#explain table.residual tbody tr', (r) => r.length)).toBe(targetTokens);
   expect(await page.$$eval('#explain table.residual tbody tr:first-child td', (r) => r.length)).toBe(1 + 3 * 3);
   expect(await page.$$eval('#explain .residual-summary li', (l) => l.length)).toBe(3);
+  // Deep encoder, shallow decoder: this sentence's work per stack, and the measured comparison
+  // (models/architecture.json, tools/architecture-compare.js) as a table with one column per model.
+  expect(explain).toContain(`the decoder ran its 3 layers ${targetTokens} times, once per target token`);
+  const architecture = JSON.parse(readFileSync(new URL('../../models/architecture.json', import.meta.url), 'utf8'));
+  const columns = await page.$$eval('#explain table.architecture thead th', (t) => t.map((x) => x.textContent));
+  expect(columns.slice(1)).toEqual(architecture.candidates.map((c) => c.name));
   await (await page.$('#explain-panel')).screenshot({ path: new URL('explain.png', SCREENSHOTS).pathname });
   await page.screenshot({ path: new URL('views.png', SCREENSHOTS).pathname, fullPage: true });
   expect(foreignRequests).toEqual([]);

@@ -1,0 +1,81 @@
+// The demo's dev server (web/serve.js) against malformed and hostile requests: it answers each with
+// the right status, serves only the public folders, and stays up; every answer carries the security
+// headers; wasm has its MIME type; text and wasm are gzip-compressed when the client accepts it.
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { serve } from '../../web/serve.js';
+import { ROOT } from './paths.js';
+
+let server, origin;
+beforeAll(async () => {
+  const started = await serve(0);
+  server = started.server;
+  origin = new URL(started.url).origin;
+});
+afterAll(() => server?.close());
+
+/** One raw request (the path is sent as written, not normalized by a URL parser). */
+function get(path, { method = 'GET', headers = {} } = {}) {
+  return new Promise((ok, fail) => {
+    const req = request(`${origin}/`, { method, headers, path }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+test('malformed and hostile URLs get 400 or 404, and the server stays up', async () => {
+  const cases = [
+    ['/web/%E0%A4%A', 400], ['/web/%', 400], ['/web/%00index.html', 400],
+    ['/../package.json', 404], ['/web/../package.json', 404], ['/web/%2e%2e/package.json', 404],
+    ['/web/..%2f..%2fpackage.json', 404], ['/dist/../.git/config', 404], ['/.git/config', 404],
+    ['/models/../tools/dev.sh', 404], ['/node_modules/.package-lock.json', 404], ['/web/nonexistent.js', 404],
+    ['/web/.hidden', 404], ['//etc/passwd', 404],
+  ];
+  for (const [path, status] of cases) expect((await get(path)).status, path).toBe(status);
+  expect((await get('/web/')).status).toBe(200);
+});
+
+test('only GET and HEAD', async () => {
+  for (const method of ['POST', 'PUT', 'DELETE']) {
+    const r = await get('/web/', { method });
+    expect(r.status).toBe(405);
+    expect(r.headers.allow).toBe('GET, HEAD');
+  }
+  const head = await get('/web/app.js', { method: 'HEAD' });
+  expect(head.status).toBe(200);
+  expect(head.body.length).toBe(0);
+});
+
+test('security headers on every answer, with a CSP that allows the import map by hash and no eval', async () => {
+  for (const path of ['/web/', '/web/app.js', '/nope', '/web/%E0%A4%A']) {
+    const { headers } = await get(path);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    const csp = headers['content-security-policy'];
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain("'unsafe-eval'");
+  }
+});
+
+test('wasm MIME type, and gzip for clients that accept it', async () => {
+  const plain = await get('/dist/crossattn.wasm');
+  expect(plain.headers['content-type']).toBe('application/wasm');
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  const zipped = await get('/dist/crossattn.wasm', { headers: { 'accept-encoding': 'gzip, deflate' } });
+  expect(zipped.headers['content-encoding']).toBe('gzip');
+  expect(zipped.body.length).toBeLessThan(plain.body.length);
+  expect(gunzipSync(zipped.body).equals(readFileSync(`${ROOT}dist/crossattn.wasm`))).toBe(true);
+  const js = await get('/web/app.js', { headers: { 'accept-encoding': 'gzip' } });
+  expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+  expect(gunzipSync(js.body).toString()).toBe(readFileSync(`${ROOT}web/app.js`, 'utf8'));
+});
