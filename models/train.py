@@ -158,9 +158,17 @@ def main():
     ap.add_argument("--resume-from", help="start from this compact checkpoint when --out has no checkpoint.pt")
     ap.add_argument("--amp", choices=["none", "bf16"], default="none", help="mixed precision on CUDA")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                    help="override a config value, e.g. --set training.batch_tokens=25000 (a GPU's batch); repeatable")
     args = ap.parse_args()
 
     cfg = json.load(open(args.config))
+    for assignment in args.set:
+        key, _, value = assignment.partition("=")
+        section, _, name = key.partition(".")
+        if section not in ("model", "training", "data") or name not in cfg[section]:
+            raise SystemExit(f"--set {assignment}: no such config value")
+        cfg[section][name] = type(cfg[section][name])(json.loads(value))
     m, tr, data = cfg["model"], cfg["training"], cfg["data"]
     if args.max_epochs:
         tr["max_epochs"] = args.max_epochs
@@ -216,8 +224,8 @@ def main():
     use_amp = args.amp == "bf16" and device != "cpu"
     autocast = torch.autocast("cuda", dtype=torch.bfloat16) if use_amp else contextlib.nullcontext()
 
-    # The data position (epoch, batch_in_epoch) only means something on the same training data.
-    fingerprint = hashlib.sha1(repr((len(train), train[:1000], train[-1000:])).encode()).hexdigest()
+    # The data position (epoch, batch_in_epoch) only means something on the same data and batch size.
+    fingerprint = hashlib.sha1(repr((tr["batch_tokens"], len(train), train[:1000], train[-1000:])).encode()).hexdigest()
     state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "history": [], "best": None,
              "bad_evals": 0, "rewarm_from": None}
 
@@ -241,7 +249,7 @@ def main():
         print(f"resumed from compact {args.resume_from} at step {state['step']}, re-warming", flush=True)
 
     if state.get("data", fingerprint) != fingerprint:
-        print("warning: the training data differs from the run's (prepared again?): the data position restarts "
+        print("warning: the training data or batch size differs from the run's: the data position restarts "
               "at this epoch's beginning", flush=True)
         state["batch_in_epoch"] = 0
     state["data"] = fingerprint
