@@ -14,6 +14,13 @@ import { drawHeatmap, selectWeights } from './heatmap.js';
 // The catalog names the int8 model of each direction: the same BLEU as fp32, half the download,
 // about 3x faster (docs/performance.md).
 const CATALOG_URL = new URL('../models/catalog.json', import.meta.url);
+// The text the page starts with, in each source language.
+const EXAMPLES = {
+  en: "I didn't sleep well last night, so I am very tired today.",
+  de: 'Ich habe letzte Nacht schlecht geschlafen, deshalb bin ich heute sehr müde.',
+};
+// The measured deep-encoder / balanced comparison the explain view shows (tools/architecture-compare.js).
+const ARCHITECTURE_URL = new URL('../models/architecture.json', import.meta.url);
 // One worker per spare core, at most 4: each holds its own copy of the model.
 const POOL_SIZE = Math.min(4, Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1));
 const LANGUAGES = { en: 'English', de: 'German', fr: 'French' };
@@ -23,6 +30,7 @@ const languageName = (code) => LANGUAGES[code] ?? code;
 const directionOf = (entry) => `${entry.sourceLang}-${entry.targetLang}`;
 
 let catalog = [];     // the directions of models/catalog.json
+let architecture = null;  // models/architecture.json, once loaded
 const pools = new Map(); // direction -> Promise<WorkerPool>, loaded on first use and kept
 let translator = null; // the pool of the current direction
 let sentences = [];  // the latest translation: one result per source sentence, with its source text
@@ -55,7 +63,7 @@ function render() {
   });
   $('entropy-scale').textContent = `0 if a head attends to one source token, ${uniform.toFixed(2)} if it spreads evenly ` +
     `over all ${current.sourceTokens.length}; the sharpest here is ${sharpest.toFixed(2)} (bold)`;
-  renderExplain($('explain'), current, current.config);
+  renderExplain($('explain'), current, current.config, architecture);
 }
 
 function renderHeatmap() {
@@ -187,12 +195,26 @@ async function useDirection(direction) {
   await translate();
 }
 
+// The text in the box must always be in the source language of the model that translates it.
+// Turning the direction around moves the translation into the box (as common translators do);
+// any other change puts an example sentence of the new source language there.
+function changeDirection(next) {
+  const [from, to] = (document.body.dataset.direction ?? next).split('-');
+  const [nextFrom] = next.split('-');
+  if (next === `${to}-${from}`) {
+    const translation = $('target').textContent.trim();
+    $('source').value = translation || EXAMPLES[nextFrom] || '';
+  } else if (nextFrom !== from) {
+    $('source').value = EXAMPLES[nextFrom] ?? '';
+  }
+  $('target').textContent = '';
+  useDirection(next);
+}
+
 // The reverse direction, with the translation as the new text to translate.
 function swap() {
   const [from, to] = $('direction').value.split('-');
-  const translation = $('target').textContent.trim();
-  if (translation) $('source').value = translation;
-  useDirection(directionOf(modelFor(catalog, to, from)));
+  changeDirection(directionOf(modelFor(catalog, to, from)));
 }
 
 async function main() {
@@ -206,7 +228,7 @@ async function main() {
     return;
   }
   fillSelect($('direction'), catalog.map((e) => [directionOf(e), `${languageName(e.sourceLang)} → ${languageName(e.targetLang)}`]));
-  $('direction').addEventListener('change', () => useDirection($('direction').value));
+  $('direction').addEventListener('change', () => changeDirection($('direction').value));
   $('swap').addEventListener('click', swap);
   $('layer').addEventListener('change', renderHeatmap);
   $('head').addEventListener('change', renderHeatmap);
@@ -223,9 +245,13 @@ async function main() {
     localStorage.setItem('crossattn.beamSize', $('beam-size').value);
     translate();
   });
+  // Optional: without it the explain view leaves out the measured comparison.
+  architecture = await fetch(ARCHITECTURE_URL).then((r) => (r.ok ? r.json() : null)).catch(() => null);
   $('direction').disabled = false;
   $('source').disabled = false;
-  await useDirection(localStorage.getItem(DIRECTION_KEY) ?? directionOf(catalog[0]));
+  const start = catalog.find((e) => directionOf(e) === localStorage.getItem(DIRECTION_KEY)) ?? catalog[0];
+  $('source').value = EXAMPLES[start.sourceLang] ?? '';
+  await useDirection(directionOf(start));
   document.body.dataset.ready = 'true';
 }
 

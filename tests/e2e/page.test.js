@@ -217,13 +217,17 @@ test('both directions: the swap button turns the translation around, and the cho
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
   expect(await page.inputValue('#direction')).toBe('de-en');
+  expect(await page.inputValue('#source')).toMatch(/geschlafen/);  // the German example, not English text
   const tired = 'Ich bin sehr müde.';
   await page.fill('#source', tired);
   await shown(tired, 'de-en');
-  expect(await page.textContent('#target')).toMatch(/tired/);
+  const tiredEnglish = (await page.textContent('#target')).trim();
+  expect(tiredEnglish).toMatch(/tired/);
 
-  // Back to English to German with the select.
+  // Back to English to German with the select: like the swap button, the translation becomes the source.
   await page.selectOption('#direction', 'en-de');
+  await shown(tiredEnglish, 'en-de');
+  expect(await page.inputValue('#source')).toBe(tiredEnglish);
   const dog = 'I love my dog.';
   await page.fill('#source', dog);
   await shown(dog, 'en-de');
