@@ -136,13 +136,29 @@ async function translate() {
       document.body.dataset.cancelled = String(Number(document.body.dataset.cancelled ?? 0) + 1);
       return;  // a newer request took over
     }
-    if (controller === inFlight) showError(`${e.name}: ${e.message}`);
+    if (controller !== inFlight) return;
+    // Say what went wrong, and show nothing of an earlier text's translation beside it.
+    showError(errorMessage(e));
+    sentences = [];
+    current = null;
+    $('target').textContent = '';
+    $('meta').textContent = '';
+    $('sentence-control').hidden = true;
+    showHypotheses();
+    render();
   } finally {
     if (controller === inFlight) {
       inFlight = null;
       $('target').classList.remove('streaming');
     }
   }
+}
+
+// A sentence a person can act on, for each typed error the page can meet.
+function errorMessage(e) {
+  if (e.name === 'InputTooLongError') return `A sentence is too long for this model: ${e.message}`;
+  if (e.name === 'WorkerError') return `The translation worker failed: ${e.message}. Reload the page to try again.`;
+  return `${e.name}: ${e.message}`;
 }
 
 function loadPool(entry) {

@@ -22,6 +22,8 @@ export class OutOfMemoryError extends CrossattnError {}
 export class CancelledError extends CrossattnError {}
 /** The Translator was disposed. */
 export class DisposedError extends CrossattnError {}
+/** A Web Worker could not start (its script failed to load) or died; its pending requests fail with it. */
+export class WorkerError extends CrossattnError {}
 
 const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
   ModelFormatError,

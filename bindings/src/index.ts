@@ -11,6 +11,7 @@ export {
   CancelledError,
   CrossattnError,
   DisposedError,
+  WorkerError,
   InputTooLongError,
   InvalidInputError,
   ModelFormatError,

@@ -15,7 +15,7 @@
  * A cancelled request rejects at once on the page with CancelledError; the worker stops at its next
  * decoder step and is free for the next request.
  */
-import { CrossattnError, DisposedError, errorFromEngine } from './errors.js';
+import { CrossattnError, DisposedError, WorkerError, errorFromEngine } from './errors.js';
 import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
 import { Translator, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
@@ -114,6 +114,12 @@ export class WorkerTranslator {
   static async load(worker: Worker, model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
     const client = new WorkerTranslator(worker, {} as ModelConfig);
     worker.addEventListener('message', (event: MessageEvent<Reply>) => client.receive(event.data));
+    // A worker whose script fails to load, or that throws outside a request, answers nothing: fail
+    // what is waiting instead of leaving it hanging.
+    worker.addEventListener('error', (event: Event) => {
+      const message = (event as ErrorEvent).message || 'its script failed to load';
+      client.failAll(new WorkerError(`the worker stopped: ${message}`));
+    });
     const config = (await client.call({ type: 'load', model, wasm: options.wasm }, { onProgress: options.onProgress })) as ModelConfig;
     Object.assign(client.config, config);
     return client;
@@ -140,9 +146,13 @@ export class WorkerTranslator {
   /** Ends the worker and with it the wasm memory. */
   dispose(): void {
     this.worker.terminate();
+    this.failAll(new DisposedError('the worker was disposed'));
+  }
+
+  private failAll(error: Error): void {
     for (const { reject, settle } of this.pending.values()) {
       settle();
-      reject(new DisposedError('the worker was disposed'));
+      reject(error);
     }
     this.pending.clear();
   }

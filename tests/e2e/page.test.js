@@ -236,3 +236,32 @@ test('both directions: the swap button turns the translation around, and the cho
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
+
+test('every failure is visible: a sentence too long, a model or a worker that does not load', async () => {
+  // Too long: the error in words, and nothing left of the previous translation.
+  await page.fill('#source', 'I love my dog.');
+  await page.waitForFunction(() => document.querySelector('#heatmap')?.dataset.source === 'I love my dog.');
+  expect((await page.textContent('#target')).trim().length).toBeGreaterThan(0);
+  await page.fill('#source', 'dog '.repeat(600));
+  await page.waitForSelector('#error:not([hidden])');
+  expect(await page.textContent('#error')).toMatch(/too long for this model/);
+  expect((await page.textContent('#target')).trim()).toBe('');
+  expect(await page.isHidden('#attention')).toBe(true);
+  // The page stays usable: the next sentence translates and the error goes away.
+  await page.fill('#source', 'I love my dog.');
+  await page.waitForSelector('#error', { state: 'hidden' });
+  expect(await page.textContent('#target')).toMatch(/Hund/);
+
+  // A model file that cannot be fetched, and a worker script that does not load: said in words, no hang.
+  for (const [pattern, expected] of [['**/*.crossattn', /Cannot load the model/], ['**/web/worker.js', /Cannot load the model: the worker stopped/]]) {
+    const context = await browser.newContext();
+    const broken = await context.newPage();
+    await broken.route(pattern, (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await broken.goto(url);
+    await broken.waitForSelector('#error:not([hidden])', { timeout: 60_000 });
+    expect(await broken.textContent('#error'), pattern).toMatch(expected);
+    expect(await broken.isHidden('#load')).toBe(true);
+    await context.close();
+  }
+  expect(pageErrors).toEqual([]);
+});
