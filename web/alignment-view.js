@@ -38,8 +38,11 @@ export function drawAlignment(container, result, tooltip) {
     const text = el('text', { x: row.centres[i] + shift(row), y, 'text-anchor': 'middle', class: `word ${side}`,
                               'data-index': i }, svg);
     text.textContent = word;
+    text.setAttribute('tabindex', '0');  // focus shows a word's links as hovering does
     text.addEventListener('mouseenter', () => highlight(svg, side, i));
     text.addEventListener('mouseleave', () => highlight(svg, null));
+    text.addEventListener('focus', () => highlight(svg, side, i));
+    text.addEventListener('blur', () => highlight(svg, null));
   });
   words(sourceWords, src, TOP, 'source');
   words(targetWords, tgt, BOTTOM, 'target');

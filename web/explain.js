@@ -85,11 +85,36 @@ function alternatives(result, config) {
       ' for any source length, which is what an autoregressive decoder needs.'));
 }
 
-/** Renders the explain view of result (with crossAttention and residual) into container. */
-export function renderExplain(container, result, config) {
+// Why this model has more encoder than decoder layers: the work of this sentence per stack, and the
+// measured comparison of models/architecture.json (tools/architecture-compare.js), when there is one.
+function depth(result, config, architecture) {
+  const n = result.sourceTokens.length, m = result.targetTokens.length;
+  const enc = config.encoderLayers, dec = config.decoderLayers;
+  const items = [h('p', {}, `This model has ${enc} encoder and ${dec} decoder layers. For this sentence the encoder ran its ${enc} layers once, `,
+    `over all ${n} source tokens in parallel; the decoder ran its ${dec} layers ${m} times, once per target token, each step waiting for the one before. `,
+    'Layers in the decoder cost a sequential step per output token; layers in the encoder do not, which is why a deep encoder and a shallow decoder ',
+    'translate faster at the same size (Kasai et al. 2021, "Deep Encoder, Shallow Decoder").')];
+  if (architecture) {
+    const cols = [['layers (enc + dec)', (r) => `${r.encoder_layers} + ${r.decoder_layers}`], ['updates', (r) => r.step],
+      ['dev BLEU', (r) => r.bleu_dev], [`${architecture.set} BLEU`, (r) => r.bleu_wasm_int8],
+      ['sentences/s (wasm int8)', (r) => r.sentences_per_s], ['tokens/s', (r) => r.tokens_per_s]];
+    items.push(h('p', {}, `Measured on our own models, trained on the same data for the same budget (${architecture.generated_by}):`),
+      h('table', { class: 'architecture' },
+        h('thead', {}, h('tr', {}, h('th', {}, ''), ...architecture.candidates.map((r) => h('th', {}, r.name)))),
+        h('tbody', {}, cols.map(([label, f]) => h('tr', {}, h('td', {}, label), ...architecture.candidates.map((r) => h('td', {}, String(f(r)))))))));
+  }
+  return items;
+}
+
+/**
+ * Renders the explain view of result (with crossAttention and residual) into container; architecture
+ * is the parsed models/architecture.json, or null.
+ */
+export function renderExplain(container, result, config, architecture = null) {
   container.replaceChildren(
     h('h3', {}, 'Shapes in this sentence'), shapes(result, config),
     h('h3', {}, 'What the residual adds'), ...residualTable(result),
-    h('h3', {}, 'Why not the other way round?'), alternatives(result, config));
+    h('h3', {}, 'Why not the other way round?'), alternatives(result, config),
+    h('h3', {}, 'Why a deep encoder and a shallow decoder?'), ...depth(result, config, architecture));
   container.dataset.targetTokens = String(result.targetTokens.length);
 }

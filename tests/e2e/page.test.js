@@ -265,3 +265,37 @@ test('every failure is visible: a sentence too long, a model or a worker that do
   }
   expect(pageErrors).toEqual([]);
 });
+
+test('accessible: no serious or critical axe-core violation, the head grid works from the keyboard, nothing overflows at 375 px', async () => {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  const source = 'A man in a blue shirt is riding a bicycle.';
+  await page.fill('#source', source);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+
+  // axe-core (injected through the DevTools protocol, which the page's CSP does not govern) on every view.
+  await page.evaluate(readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8'));
+  const { violations } = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ['violations'] }));
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+
+  // Keyboard: Tab reaches a head of the grid, Enter shows it in the heatmap; focus shows an alignment word's links.
+  await page.focus('#head-grid .head[data-layer="0"][data-head="1"]');
+  await page.keyboard.press('Enter');
+  expect([await page.inputValue('#layer'), await page.inputValue('#head')]).toEqual(['0', '1']);
+  await page.focus('#alignment text.word.source[data-index="1"]');
+  expect(await page.$$eval('#alignment line.link.active', (l) => l.length)).toBeGreaterThan(0);
+
+  // A phone: one column, no horizontal scrolling of the page.
+  const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, deviceScaleFactor: 2 });
+  const small = await phone.newPage();
+  await small.goto(url);
+  await small.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  await small.fill('#source', source);
+  await small.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+  expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await small.screenshot({ path: new URL('mobile.png', SCREENSHOTS).pathname });  // docs/mobile.png is a copy
+  await phone.close();
+  expect(pageErrors).toEqual([]);
+});
