@@ -167,14 +167,17 @@ class Transformer(nn.Module):
             x = layer(x, src_mask)
         return (self.encoder_norm(x) if self.encoder_norm is not None else x), src_mask
 
-    def decode(self, tgt_in, encoder_out, src_mask):
-        """tgt_in [B, T] teacher-forced decoder input. Returns (logits [B, T, V], cross [L][B, H, T, S])."""
+    def decode(self, tgt_in, encoder_out, src_mask, last_only=False):
+        """tgt_in [B, T] teacher-forced decoder input. Returns (logits [B, T, V], cross [L][B, H, T, S]);
+        with last_only the logits of the last position alone, [B, 1, V] (greedy decoding needs no more)."""
         t = tgt_in.shape[1]
         tgt_mask = torch.ones(t, t, dtype=torch.bool, device=tgt_in.device).tril()[None, None]  # [1, 1, T, T]
         y, cross = self.embed(tgt_in), []
         for layer in self.decoder_layers:
             y, weights = layer(y, encoder_out, tgt_mask, src_mask)
             cross.append(weights)
+        if last_only:
+            y = y[:, -1:]
         if self.decoder_norm is not None:
             y = self.decoder_norm(y)
         logits = y @ (self.shared.weight if self.lm_head is None else self.lm_head.weight).T  # [B, T, V]
@@ -194,7 +197,7 @@ class Transformer(nn.Module):
         out = torch.full((src.shape[0], 1), c["decoder_start_id"], dtype=torch.long, device=src.device)
         done = torch.zeros(src.shape[0], dtype=torch.bool, device=src.device)
         for _ in range(max_len):
-            logits, _ = self.decode(out, encoder_out, src_mask)
+            logits, _ = self.decode(out, encoder_out, src_mask, last_only=True)
             nxt = logits[:, -1].argmax(-1).masked_fill(done, c["pad_id"])
             out = torch.cat([out, nxt[:, None]], 1)
             done |= nxt == c["eos_id"]

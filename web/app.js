@@ -4,7 +4,7 @@
 // the word alignment, every layer and head, and the explain view. Latency first: the translation
 // streams in token by token, and each keystroke cancels the translation in flight, so the workers
 // only ever work on the latest text. The direction and the decoding choice are remembered.
-import { modelFor, parseCatalog, splitSentences } from '../dist/index.js';
+import { joinParagraphs, modelFor, parseCatalog, splitParagraphs } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
 import { renderExplain } from './explain.js';
@@ -104,7 +104,8 @@ async function translate() {
   const { config } = translator, direction = document.body.dataset.direction;
   const controller = new AbortController();
   inFlight = controller;
-  const parts = splitSentences($('source').value, config.sourceLang);
+  const paragraphs = splitParagraphs($('source').value, config.sourceLang);
+  const parts = paragraphs.flat();
   const beamSize = Number($('beam-size').value);
   const partial = parts.map(() => '');  // settled text of each sentence while streaming
   $('target').classList.add('streaming');
@@ -115,13 +116,13 @@ async function translate() {
       signal: controller.signal,
       onToken(event) {
         partial[event.index] = event.text;
-        $('target').textContent = partial.filter((p) => p).join(' ');
+        $('target').textContent = joinParagraphs(paragraphs, partial).trim();
       },
     });
     const ms = performance.now() - start;
     sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, config }));
     showError(null);
-    $('target').textContent = results.map((r) => r.text).join(' ');
+    $('target').textContent = joinParagraphs(paragraphs, results.map((r) => r.text));
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
     const workers = Math.min(parts.length, translator.size);
     $('meta').textContent = tokens

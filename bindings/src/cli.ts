@@ -3,8 +3,9 @@
  * crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
  *
- * translate: translates TEXT, or without it one sentence per line of stdin to one line of stdout,
- * with the WebAssembly engine. With --json each line is the full result (tokens, log-probability,
+ * translate: translates TEXT, or without it each line of stdin to one line of stdout, with the
+ * WebAssembly engine; a line may hold several sentences (splitSentences cuts it, the sentences
+ * translate as one batch and are joined again; with --json or --n-best a line is one sentence). With --json each line is the full result (tokens, log-probability,
  * cross-attention [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam
  * search (greedy by default); --repeat-limit N sets the repetition guard (0: off, default 3); with
  * --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
@@ -30,6 +31,7 @@ import { parseArgs } from 'node:util';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
 import { modelFor, parseCatalog } from './model-catalog.js';
+import { joinParagraphs, splitParagraphs } from './sentences.js';
 import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
@@ -206,8 +208,13 @@ async function main() {
     failures = await each(input, async (line) => {
       const n = lineNumber++;
       if (progress) process.stderr.write(`\r${n} lines translated`);
+      if (!options.json && (options.search.nBest ?? 1) === 1) {  // a line is a paragraph: its sentences translate as a batch
+        const paragraphs = splitParagraphs(line, translator.config.sourceLang);
+        const results = await translator.translateBatch(paragraphs.flat(), { ...options.search, attention: false });
+        return joinParagraphs(paragraphs, results.map((r) => r.text));
+      }
       const r = await translator.translate(line, { ...options.search, attention: options.json });
-      if (!options.json && (options.search.nBest ?? 1) > 1) {
+      if (!options.json) {
         return r.hypotheses.map((h) => `${n} ||| ${h.text} ||| ${h.logProb} ||| ${h.score}`).join('\n');
       }
       if (!options.json) return r.text;

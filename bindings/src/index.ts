@@ -1,5 +1,6 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
-export { Translator, splitSentences } from './translator.js';
+export { Translator } from './translator.js';
+export { joinParagraphs, splitParagraphs, splitSentences } from './sentences.js';
 export { pharaoh } from './alignment.js';
 export { modelFor, parseCatalog } from './model-catalog.js';
 export type { CatalogEntry } from './model-catalog.js';

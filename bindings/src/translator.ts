@@ -122,17 +122,6 @@ function toTranslation(r: EngineTranslation, ms: number): Translation {
 }
 
 /**
- * Splits a paragraph into sentences with the platform's Unicode sentence segmentation
- * (Intl.Segmenter, UAX #29) for `lang` (a BCP 47 tag such as the model's sourceLang). Blank
- * segments are dropped and each sentence is trimmed, so the result can go to translateBatch().
- * @example splitSentences('A dog runs. A cat sleeps.', 'en')  // ['A dog runs.', 'A cat sleeps.']
- */
-export function splitSentences(text: string, lang: string): string[] {
-  const segmenter = new Intl.Segmenter(lang, { granularity: 'sentence' });
-  return Array.from(segmenter.segment(text), (s) => s.segment.trim()).filter((s) => s.length > 0);
-}
-
-/**
  * An encoder-decoder Transformer translator running in WebAssembly (Node 20, browsers, Web Workers).
  *
  * @example
@@ -189,7 +178,7 @@ export class Translator {
    * together, so every weight matrix is read once per step for the whole batch instead of once
    * per sentence (faster than one translate() per sentence; `npm run bench` measures by how much).
    * Results are in order and equal to translating each text alone; each result's `ms` is the
-   * batch's wall time. For a paragraph, split it first with splitSentences(). Streaming events
+   * batch's wall time. For a paragraph, split it first with splitSentences() (sentences.ts). Streaming events
    * carry the index of their text.
    * @throws InvalidInputError for a bad option or a non-string entry; InputTooLongError naming the
    *   first text past max_positions source tokens (nothing is translated then); CancelledError;
