@@ -10,8 +10,10 @@ mode=${1:-test}
 export CROSSATTN_DATA=${CROSSATTN_DATA:-$(cd .. && pwd)/shared/data}
 export NODE_PATH=/usr/share/nodejs
 
-PACKAGES=(cmake g++ make pkg-config libgtest-dev libeigen3-dev nlohmann-json3-dev libsentencepiece-dev
-          emscripten dpkg-dev chromium python3-torch python3-sentencepiece libopenblas0-openmp)
+# Serving needs the WebAssembly build only; testing also the native build, PyTorch and a browser.
+PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev)
+[ "$mode" = serve ] || PACKAGES+=(g++ pkg-config libgtest-dev libsentencepiece-dev chromium python3-torch
+                                 python3-sentencepiece libopenblas0-openmp)
 # Node 20 may come from elsewhere than Debian (whose nodejs is older): install it only when absent.
 command -v node > /dev/null || PACKAGES+=(nodejs npm)
 
@@ -32,9 +34,11 @@ build() {
   # npm install, not npm ci: the registry reachable here serves only this platform's optional packages,
   # so the lock file lacks the others and npm ci would refuse it. The locked versions still apply.
   [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --no-save
-  step "native build"
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
-  cmake --build build/native -j"$(nproc)"
+  if [ "$mode" != serve ]; then
+    step "native build"
+    cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
+    cmake --build build/native -j"$(nproc)"
+  fi
   step "WebAssembly build"
   bash bindings/build-wasm.sh
   npm run --silent build:ts
