@@ -234,7 +234,30 @@ function swap() {
   changeDirection(directionOf(modelFor(catalog, to, from)));
 }
 
+// Offline after the first visit (sw.js): once the service worker controls the page, every later
+// request (catalog, model, wasm, worker scripts) passes through it and is cached; the ones made
+// before are sent to it to cache. Without service workers (or when registration fails) the page
+// works as before, online.
+async function goOfflineCapable() {
+  if (!('serviceWorker' in navigator)) return;
+  try {
+    await navigator.serviceWorker.register(new URL('./sw.js', import.meta.url));
+    if (!navigator.serviceWorker.controller) {  // the first visit: wait (briefly) for it to take over
+      await Promise.race([
+        new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
+        new Promise((resolve) => setTimeout(resolve, 3000)),
+      ]);
+    }
+    if (!navigator.serviceWorker.controller) return;
+    const urls = [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)];
+    navigator.serviceWorker.controller.postMessage({ type: 'cache', urls });
+  } catch (e) {
+    console.warn(`no offline cache: ${e.message}`);
+  }
+}
+
 async function main() {
+  await goOfflineCapable();
   try {
     const response = await fetch(CATALOG_URL);
     if (!response.ok) throw new Error(`${CATALOG_URL.pathname}: HTTP ${response.status}`);

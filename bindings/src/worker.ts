@@ -17,7 +17,7 @@
  */
 import { CrossattnError, DisposedError, WorkerError, errorFromEngine } from './errors.js';
 import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
-import type { ByteSource, ProgressCallback } from './sources.js';
+import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 import { Translator, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
 
 /** TranslateOptions as they cross to the worker: no functions or signals, flags for them instead. */
@@ -108,21 +108,34 @@ export class WorkerTranslator {
   private nextId = 1;
   private pending = new Map<number, Pending>();
 
-  private constructor(private readonly worker: Worker, readonly config: ModelConfig) {}
+  private failure: Error | null = null;  // set once the worker has died: every later call rejects with it
+
+  private constructor(private readonly worker: Worker, readonly config: ModelConfig) {
+    worker.addEventListener('message', (event: MessageEvent<Reply>) => this.receive(event.data));
+    // A worker whose script fails to load, or that throws outside a request, answers nothing: fail
+    // what is waiting, and what comes later, instead of leaving it hanging.
+    worker.addEventListener('error', (event: Event) => {
+      const message = (event as ErrorEvent).message || 'its script failed to load';
+      this.failure = new WorkerError(`the worker stopped: ${message}`);
+      this.failAll(this.failure);
+    });
+  }
 
   /** Loads `model` (a URL or bytes) in `worker`. Rejects with the typed error of Translator.load. */
   static async load(worker: Worker, model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
-    const client = new WorkerTranslator(worker, {} as ModelConfig);
-    worker.addEventListener('message', (event: MessageEvent<Reply>) => client.receive(event.data));
-    // A worker whose script fails to load, or that throws outside a request, answers nothing: fail
-    // what is waiting instead of leaving it hanging.
-    worker.addEventListener('error', (event: Event) => {
-      const message = (event as ErrorEvent).message || 'its script failed to load';
-      client.failAll(new WorkerError(`the worker stopped: ${message}`));
-    });
-    const config = (await client.call({ type: 'load', model, wasm: options.wasm }, { onProgress: options.onProgress })) as ModelConfig;
-    Object.assign(client.config, config);
-    return client;
+    return WorkerTranslator.watch(worker).loadModel(model, options);
+  }
+
+  /** @internal A client listening to `worker` from now on, before anything is loaded (WorkerPool.load). */
+  static watch(worker: Worker): WorkerTranslator {
+    return new WorkerTranslator(worker, {} as ModelConfig);
+  }
+
+  /** @internal Loads `model` in the watched worker; resolves to this client. */
+  async loadModel(model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback }): Promise<WorkerTranslator> {
+    const config = (await this.call({ type: 'load', model, wasm: options.wasm }, { onProgress: options.onProgress })) as ModelConfig;
+    Object.assign(this.config, config);
+    return this;
   }
 
   /**
@@ -161,6 +174,10 @@ export class WorkerTranslator {
     const id = this.nextId++;
     const { signal, onToken, onProgress } = hooks;
     return new Promise((resolve, reject) => {
+      if (this.failure) {
+        reject(this.failure);
+        return;
+      }
       if (signal?.aborted) {
         reject(cancelledError());
         return;
@@ -209,11 +226,18 @@ export class WorkerTranslator {
 export class WorkerPool {
   private constructor(private readonly translators: WorkerTranslator[]) {}
 
-  /** Loads `model` in every worker (in parallel); onProgress reports the first worker's download. */
+  /**
+   * Loads `model` in every worker (in parallel). The model and the wasm are downloaded once, here
+   * (onProgress reports the model's bytes), and each worker gets a copy of the bytes.
+   */
   static async load(workers: Worker[], model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
     if (workers.length === 0) throw new RangeError('a WorkerPool needs at least one worker');
-    const translators = await Promise.all(workers.map((worker, i) =>
-      WorkerTranslator.load(worker, model, { wasm: options.wasm, onProgress: i === 0 ? options.onProgress : undefined })));
+    const clients = workers.map((worker) => WorkerTranslator.watch(worker));  // hear a worker that fails meanwhile
+    const [modelBytes, wasmBytes] = await Promise.all([
+      readBytes(model, options.onProgress),
+      readBytes(options.wasm ?? new URL('./crossattn.wasm', import.meta.url)),
+    ]);
+    const translators = await Promise.all(clients.map((client) => client.loadModel(modelBytes, { wasm: wasmBytes })));
     return new WorkerPool(translators);
   }
 

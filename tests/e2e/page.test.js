@@ -254,7 +254,7 @@ test('every failure is visible: a sentence too long, a model or a worker that do
 
   // A model file that cannot be fetched, and a worker script that does not load: said in words, no hang.
   for (const [pattern, expected] of [['**/*.crossattn', /Cannot load the model/], ['**/web/worker.js', /Cannot load the model: the worker stopped/]]) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ serviceWorkers: 'block' });  // else the service worker's fetches skip route()
     const broken = await context.newPage();
     await broken.route(pattern, (route) => route.fulfill({ status: 404, body: 'not found' }));
     await broken.goto(url);
@@ -298,4 +298,28 @@ test('accessible: no serious or critical axe-core violation, the head grid works
   await small.screenshot({ path: new URL('mobile.png', SCREENSHOTS).pathname });  // docs/mobile.png is a copy
   await phone.close();
   expect(pageErrors).toEqual([]);
+});
+
+test('offline after one visit: with the network off, a reload loads the page and the models from the cache and translates', async () => {
+  const context = await browser.newContext();
+  const visit = await context.newPage();
+  await visit.goto(url);
+  await visit.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  await visit.waitForFunction(() => (document.querySelector('#target')?.textContent ?? '').trim().length > 0);
+  // Both directions once, so that both models are cached.
+  await visit.click('#swap');
+  await visit.waitForFunction(() => document.body.dataset.direction === 'de-en' && !document.querySelector('#load:not([hidden])'));
+  await visit.waitForFunction(() => caches.keys().then(async (keys) => {
+    const cache = await caches.open(keys[0]);
+    return (await cache.keys()).filter((r) => r.url.endsWith('.crossattn')).length === 2;
+  }), null, { timeout: 60_000 });
+  await context.setOffline(true);
+  await visit.reload();
+  await visit.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  const source = 'Ich bin sehr müde.';
+  await visit.fill('#source', source);
+  await visit.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+  expect(await visit.textContent('#target')).toMatch(/tired/);
+  expect(await visit.isHidden('#error')).toBe(true);
+  await context.close();
 });
