@@ -166,9 +166,10 @@ def main():
     for assignment in args.set:
         key, _, value = assignment.partition("=")
         section, _, name = key.partition(".")
-        if section not in ("model", "training", "data") or name not in cfg[section]:
-            raise SystemExit(f"--set {assignment}: no such config value")
-        cfg[section][name] = type(cfg[section][name])(json.loads(value))
+        if section not in ("model", "training", "data") or not name:
+            raise SystemExit(f"--set {assignment}: expected model.KEY, training.KEY or data.KEY")
+        parsed = json.loads(value) if value[:1] in "-0123456789[{tf\"" else value  # numbers, JSON, or a bare string
+        cfg[section][name] = type(cfg[section][name])(parsed) if name in cfg[section] else parsed
     m, tr, data = cfg["model"], cfg["training"], cfg["data"]
     if args.max_epochs:
         tr["max_epochs"] = args.max_epochs
@@ -287,6 +288,14 @@ def main():
         print(json.dumps(record), flush=True)
         return state["bad_evals"] >= tr["patience"]
 
+    def agree(stop):
+        """Rank 0's decision to stop early, known to every process (the others do not evaluate)."""
+        if world == 1:
+            return bool(stop)
+        flag = torch.tensor([1.0 if stop else 0.0], device=device)
+        dist.broadcast(flag, 0)
+        return bool(flag.item())
+
     n_params = sum(p.numel() for p in model.parameters())
     if main_process:
         print(f"{len(train)} training pairs, {n_params} parameters, device {device} x {world}, {args.threads} threads",
@@ -317,8 +326,7 @@ def main():
                 print(f"epoch {state['epoch']} step {state['step']} loss {window_loss / window_tokens:.3f} "
                       f"{state['train_seconds']:.0f}s", flush=True)
             if tr.get("eval_every") and state["step"] % tr["eval_every"] == 0:
-                if main_process:
-                    early_stop = evaluate(window_loss / window_tokens, f"step{state['step']}.pt")
+                early_stop = agree(main_process and evaluate(window_loss / window_tokens, f"step{state['step']}.pt"))
                 window_loss, window_tokens = 0.0, 0
                 save_checkpoint()
                 last_save = time.time()
@@ -335,8 +343,7 @@ def main():
         state["epoch"] += 1
         state["batch_in_epoch"] = 0
         if not tr.get("eval_every"):
-            if main_process:
-                early_stop = evaluate(window_loss / max(window_tokens, 1), f"epoch{state['epoch']}.pt")
+            early_stop = agree(main_process and evaluate(window_loss / max(window_tokens, 1), f"epoch{state['epoch']}.pt"))
             window_loss, window_tokens = 0.0, 0
             save_checkpoint()
 

@@ -60,7 +60,7 @@ run_tests() {
   for rank in 0 1; do
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29533 WORLD_SIZE=2 RANK=$rank LOCAL_RANK=$rank \
       /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" \
-      --out build/smoke-ddp --max-steps 4 --threads 1 --compact build/smoke-ddp/compact.pt &
+      --out build/smoke-ddp --max-steps 4 --threads 1 --set training.eval_every=2 --compact build/smoke-ddp/compact.pt &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid"; done
