@@ -36,10 +36,11 @@ if (positionals.length < 2) {
 
 const candidates = positionals.map((arg) => {
   const [name, model, log] = arg.split('=');
-  const header = JSON.parse(readFileSync(model).subarray(8, 8 + Number(readFileSync(model).readBigUInt64LE(0))).toString());
+  const bytes = readFileSync(model);  // safetensors: 8-byte header length, then the JSON header
+  const header = JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString());
   const config = JSON.parse(header.__metadata__.config);
   const history = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  return { name, model, config, history, bytes: readFileSync(model).length };
+  return { name, model, config, history, bytes: bytes.length };
 });
 // The evaluations compared: the last step that every run has reached.
 const step = Math.min(...candidates.map((c) => c.history.at(-1).step));

@@ -48,7 +48,7 @@ const DE = [
   ['Siehe S. 12 und Kap. 4. Dann weiter.', ['Siehe S. 12 und Kap. 4.', 'Dann weiter.']],
   ['Es kostet 3,50 Euro. Das ist billig.', ['Es kostet 3,50 Euro.', 'Das ist billig.']],
   ['Wo ist der Bahnhof? Er ist dort drüben.', ['Wo ist der Bahnhof?', 'Er ist dort drüben.']],
-  ['Er sagte: „Komm her!" Dann ging er.', ['Er sagte: "Komm her!"', 'Dann ging er.']],
+  ['Er sagte: „Komm her!" Dann ging er.', ['Er sagte: „Komm her!"', 'Dann ging er.']],
   ['Ich bin müde. Du bist müde. Wir sind müde.', ['Ich bin müde.', 'Du bist müde.', 'Wir sind müde.']],
   ['Sie ist Dipl.-Ing. bei der Bahn.', ['Sie ist Dipl.-Ing. bei der Bahn.']],
   ['Das war im 3. Quartal. Danach nicht mehr.', ['Das war im 3. Quartal.', 'Danach nicht mehr.']],
@@ -58,8 +58,7 @@ const DE = [
 ];
 
 test.each([...EN.map((c) => ['en', ...c]), ...DE.map((c) => ['de', ...c])])('%s: %s', (lang, text, expected) => {
-  expect(splitSentences(text.replace('"Komm her!"', '„Komm her!"'), lang)
-    .map((s) => s.replace('„', '"'))).toEqual(expected);
+  expect(splitSentences(text, lang)).toEqual(expected);
 });
 
 test('at least 40 cases in both languages', () => {
