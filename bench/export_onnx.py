@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export a crossattn model file to ONNX for the onnxruntime-web peer in `npm run bench`.
 
-  python3 bench/export_onnx.py --model models/multi30k-en-de.crossattn --src SOURCES.txt --out build/bench/onnx
+  python3 bench/export_onnx.py --model models/multi30k-en-de/multi30k-en-de.crossattn --src SOURCES.txt --out build/bench/onnx
 
 Writes the layout transformers.js runs (HF Optimum's seq2seq export), from the same weights:
   encoder.onnx  input_ids [1, S] -> for each decoder layer l: cross_key_l, cross_value_l [1, H, S, Dk]

@@ -34,8 +34,8 @@ const batch = Number(values.batch);
 const work = path.join(root, 'build', 'bench');
 mkdirSync(work, { recursive: true });
 mkdirSync(values.out, { recursive: true });
-const fp32Model = path.join(root, 'models', 'multi30k-en-de.crossattn');
-const int8Model = path.join(root, 'models', 'multi30k-en-de.int8.crossattn');
+const fp32Model = path.join(root, 'models', 'multi30k-en-de', 'multi30k-en-de.crossattn');
+const int8Model = path.join(root, 'models', 'multi30k-en-de', 'multi30k-en-de.int8.crossattn');
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, ...options });

@@ -1,6 +1,6 @@
 // The public C++ API: load a model file, translate text, get tokens, score and cross-attention.
 //
-//   auto translator = crossattn::Translator::from_file("models/multi30k-en-de.crossattn");
+//   auto translator = crossattn::Translator::from_file("models/multi30k-en-de/multi30k-en-de.crossattn");
 //   auto result = translator.translate("A dog runs.", {});
 //   // result.text, result.source_tokens [S], result.target_tokens [T],
 //   // result.cross_attention [layers, heads, T, S] with every row summing to 1.

@@ -2,7 +2,7 @@
 """Export a trained run to one self-contained crossattn model file, and write the parity fixture.
 
   python3 models/export.py --run build/train/multi30k-en-de --config models/configs/multi30k-en-de.json \
-      --out models/multi30k-en-de.crossattn --fixture tests/fixtures/multi30k-en-de.parity.safetensors
+      --out models/multi30k-en-de/multi30k-en-de.crossattn --fixture tests/fixtures/multi30k-en-de.parity.safetensors
 
 The model file is a safetensors container (docs/model-format.md): weights under the names the engine
 reads, the SentencePiece model as a U8 tensor, and metadata with the config and the vocabulary.

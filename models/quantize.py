@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Quantize a crossattn model file to int8, for the engine's int8 kernels (cpp/kernels/gemm_int8.cc).
 
-  python3 models/quantize.py --model models/multi30k-en-de.crossattn --out models/multi30k-en-de.int8.crossattn
+  python3 models/quantize.py --model models/multi30k-en-de/multi30k-en-de.crossattn --out models/multi30k-en-de/multi30k-en-de.int8.crossattn
 
 Every weight matrix W [out, in] of a linear layer, and the embedding (which the tied output
 projection shares), becomes symmetric per-row int8:

@@ -12,7 +12,7 @@ import { readLines } from './bleu.js';
 
 const { values: args } = parseArgs({
   options: {
-    model: { type: 'string', default: new URL('../models/multi30k-en-de.crossattn', import.meta.url).pathname },
+    model: { type: 'string', default: new URL('../models/multi30k-en-de/multi30k-en-de.crossattn', import.meta.url).pathname },
     gold: { type: 'string', default: new URL('../tests/fixtures/alignment-gold/multi30k-test2016', import.meta.url).pathname },
   },
 });

@@ -13,7 +13,7 @@ import { readLines } from './bleu.js';
 
 const { values: args } = parseArgs({
   options: {
-    model: { type: 'string', default: new URL('../models/multi30k-en-de.crossattn', import.meta.url).pathname },
+    model: { type: 'string', default: new URL('../models/multi30k-en-de/multi30k-en-de.crossattn', import.meta.url).pathname },
     out: { type: 'string', default: new URL('../docs/figures', import.meta.url).pathname },
     data: { type: 'string', default: new URL('../../shared/data', import.meta.url).pathname },
   },

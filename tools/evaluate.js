@@ -11,7 +11,7 @@ import { corpusBleu, readLines } from './bleu.js';
 
 const { values } = parseArgs({
   options: {
-    model: { type: 'string', default: new URL('../models/multi30k-en-de.crossattn', import.meta.url).pathname },
+    model: { type: 'string', default: new URL('../models/multi30k-en-de/multi30k-en-de.crossattn', import.meta.url).pathname },
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? new URL('../../shared/data', import.meta.url).pathname },
     set: { type: 'string', default: 'multi30k/test_2016_flickr' },
     out: { type: 'string' },

@@ -17,6 +17,9 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Only these folders of the repository are served.
 const ALLOWED = ['/web/', '/dist/', '/models/', '/node_modules/d3-scale-chromatic/', '/node_modules/d3-interpolate/',
                  '/node_modules/d3-color/'];
+// Of models/, only what the page reads: model files, their cards, the catalog and other JSON (not the
+// training scripts or the training runs' checkpoints).
+const MODEL_FILES = new Set(['.crossattn', '.md', '.json']);
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
@@ -25,20 +28,20 @@ const TYPES = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.svg', '.md']);
 
 // The page's one inline script is its import map; the policy allows exactly that script by its hash.
-function inlineScriptHashes() {
-  const html = readFileSync(join(root, 'web', 'index.html'), 'utf8');
+function inlineScriptHashes(html) {
   return [...html.matchAll(/<script type="importmap">([\s\S]*?)<\/script>/g)]
     .map(([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
 }
 
 /**
- * The headers every answer carries. script-src: our files, the import map by hash, and
+ * The headers every answer carries, for the page `html` (web/index.html by default; the static
+ * build's page, web/build.js, has no import map). script-src: our files, the import map by hash, and
  * 'wasm-unsafe-eval' (compiling WebAssembly; no JavaScript eval: the module is built with
  * DYNAMIC_EXECUTION=0). style-src allows inline style attributes (bar widths, heatmap cells).
  */
-export function securityHeaders() {
+export function securityHeaders(html = readFileSync(join(root, 'web', 'index.html'), 'utf8')) {
   const csp = [
-    "default-src 'self'", `script-src 'self' 'wasm-unsafe-eval' ${inlineScriptHashes().join(' ')}`,
+    "default-src 'self'", ['script-src', "'self'", "'wasm-unsafe-eval'", ...inlineScriptHashes(html)].join(' '),
     "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self'", "worker-src 'self'",
     "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
   ].join('; ');
@@ -76,8 +79,9 @@ export function serve(port) {
       size = statSync(file).isFile() ? statSync(file).size : -1;
     } catch {}
     const hidden = path.split('/').some((part) => part.startsWith('.'));
-    if (!ALLOWED.some((p) => path.startsWith(p)) || hidden || size < 0) return answer(404, {}, 'not found\n');
     const ext = extname(file);
+    const internal = path.startsWith('/models/') && !MODEL_FILES.has(ext);
+    if (!ALLOWED.some((p) => path.startsWith(p)) || hidden || internal || size < 0) return answer(404, {}, 'not found\n');
     const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
     res.writeHead(200, {
       ...headers,

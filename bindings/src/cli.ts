@@ -18,19 +18,23 @@
  * grow-diag-final-and, threshold), threshold and Shift-Att
  * (docs/alignment.md); the defaults are those measured best there.
  *
- * --from and --to (language codes such as en, de) pick the package's model for that direction, as
- * its models/catalog.json lists it; the default model is the catalog's first (English to German).
+ * --from and --to (language codes such as en, de) pick the model for that direction that the
+ * package's models/catalog.json lists (the default is its first, English to German). In a clone of
+ * the repository the file lies beside the catalog; an installed crossattn holds no model, and the
+ * model is looked up in the npm package the catalog names (e.g. crossattn-tatoeba-en-de).
  *
  * --help prints the usage on stdout, --version the package version (exit 0). Options are parsed by
  * node:util parseArgs; an unknown option or a bad value is one clear error on stderr with exit 2.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
 import { CrossattnError } from './errors.js';
-import { modelFor, parseCatalog } from './model-catalog.js';
+import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
 import { joinParagraphs, splitParagraphs } from './sentences.js';
 import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
@@ -172,13 +176,24 @@ async function each<T>(items: AsyncIterable<T> | Iterable<T>, emit: (item: T) =>
   return failures;
 }
 
+/** The file of a catalog entry: beside the catalog (a clone), else in its installed npm package. */
+function modelFile(entry: CatalogEntry): string {
+  if (existsSync(entry.model) || entry.package === undefined) return entry.model;
+  try {
+    return createRequire(import.meta.url).resolve(`${entry.package}/${basename(entry.model)}`);
+  } catch {
+    return fail(`no ${entry.sourceLang}→${entry.targetLang} model is installed: npm install ${entry.package}, or pass --model FILE`, 1);
+  }
+}
+
 async function main() {
   const options = parse(process.argv.slice(2));
   let model = options.model;
   if (model === undefined) {
     try {
       const catalog = parseCatalog(readFileSync(`${MODELS_DIR}catalog.json`, 'utf8'), MODELS_DIR);
-      model = (options.from === undefined ? catalog[0] : modelFor(catalog, options.from, options.to!))?.model;
+      const entry = options.from === undefined ? catalog[0] : modelFor(catalog, options.from, options.to!);
+      if (entry !== undefined) model = modelFile(entry);
     } catch (e) {
       fail(`${e instanceof Error ? e.message : String(e)} in ${MODELS_DIR}catalog.json`, 1);
     }

@@ -15,6 +15,12 @@ export interface CatalogEntry {
   model: string;
   /** Its model card, resolved the same way, when the catalog names one. */
   card?: string;
+  /**
+   * The npm package that holds the model (a workspace of this repository, e.g.
+   * 'crossattn-tatoeba-en-de'), where an installed crossattn looks for it: the core package ships
+   * no model.
+   */
+  package?: string;
 }
 
 function resolve(name: string, base: string): string {
@@ -30,7 +36,7 @@ function field(d: Record<string, unknown>, key: string): string {
  * The directions of a catalog (the text of a catalog.json), in its order. `base` is where the
  * catalog lies: a folder path (Node) or a URL (browser), against which file names are resolved.
  * @throws Error if the text is not JSON or not a catalog ({"directions": [{source_lang,
- *   target_lang, model, card?}, ...]}).
+ *   target_lang, model, card?, package?}, ...]}).
  */
 export function parseCatalog(text: string, base: string): CatalogEntry[] {
   const directions = (JSON.parse(text) as { directions?: unknown }).directions;
@@ -40,6 +46,7 @@ export function parseCatalog(text: string, base: string): CatalogEntry[] {
     targetLang: field(d, 'target_lang'),
     model: resolve(field(d, 'model'), base),
     ...(typeof d.card === 'string' ? { card: resolve(d.card, base) } : {}),
+    ...(typeof d.package === 'string' ? { package: d.package } : {}),
   }));
 }
 

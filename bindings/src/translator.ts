@@ -125,7 +125,7 @@ function toTranslation(r: EngineTranslation, ms: number): Translation {
  * An encoder-decoder Transformer translator running in WebAssembly (Node 20, browsers, Web Workers).
  *
  * @example
- *   const t = await Translator.load('models/multi30k-en-de.crossattn');
+ *   const t = await Translator.load('models/multi30k-en-de/multi30k-en-de.crossattn');
  *   const r = await t.translate('A dog runs.', { attention: true });
  *   console.log(r.text, r.crossAttention[0][0]);  // layer 0, head 0: [T][S]
  *   t.dispose();

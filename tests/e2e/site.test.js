@@ -1,0 +1,104 @@
+// End to end: the static build (web/build.js) served by a plain static file server under a subpath,
+// with the headers its _headers file documents. The page must load everything from below that
+// subpath, translate, and after one visit translate again with the network off.
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildSite } from '../../web/build.js';
+
+const SITE = fileURLToPath(new URL('../../build/e2e/site/', import.meta.url));
+const PREFIX = '/some/deep/prefix/';
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+                '.md': 'text/markdown' };
+
+/** The `/*` block of a _headers file, as an object; and the content type it sets for `ext`, if any. */
+function parseHeaders(text) {
+  const blocks = {};
+  let current = null;
+  for (const line of text.split('\n')) {
+    if (/^\S/.test(line)) blocks[current = line.trim()] = {};
+    else if (line.trim() && current) {
+      const [key, ...value] = line.trim().split(':');
+      blocks[current][key.trim()] = value.join(':').trim();
+    }
+  }
+  return blocks;
+}
+
+let server, origin, browser;
+const outside = [];  // requests that left the prefix or the origin
+const pageErrors = [];
+
+beforeAll(async () => {
+  await buildSite(SITE);
+  const headers = parseHeaders(readFileSync(join(SITE, '_headers'), 'utf8'));
+  server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(PREFIX)) outside.push(path);
+    const file = join(SITE, normalize(path.slice(PREFIX.length - 1)).replace(/\/$/, '/index.html'));
+    let ok = false;
+    try {
+      ok = file.startsWith(SITE) && statSync(file).isFile();
+    } catch {}
+    if (!ok) {
+      res.writeHead(404);
+      return res.end();
+    }
+    const ext = extname(file);
+    res.writeHead(200, { 'content-type': TYPES[ext] ?? 'application/octet-stream', ...headers['/*'], ...headers[`/*${ext}`] });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('the static build works from a subpath of a plain static server, and offline after one visit', async () => {
+  const context = await browser.newContext();
+  await context.route('**/*', (route) => {
+    if (new URL(route.request().url()).origin === origin) return route.continue();
+    outside.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Failed to load/i.test(message.text())) pageErrors.push(message.text());
+  });
+  await page.goto(`${origin}${PREFIX}`);  // the redirect to web/
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  expect(new URL(page.url()).pathname).toBe(`${PREFIX}web/`);
+  const source = 'Where is the station?';
+  await page.fill('#source', source);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+  expect(await page.textContent('#target')).toMatch(/Bahnhof/);
+  await page.waitForFunction(() => caches.keys().then(async (keys) => {
+    const cache = keys.length ? await caches.open(keys[0]) : null;
+    return (await cache?.keys() ?? []).some((r) => r.url.endsWith('.crossattn'));
+  }), null, { timeout: 60_000 });
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  const again = 'I am very tired.';
+  await page.fill('#source', again);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, again);
+  expect(await page.textContent('#target')).toMatch(/müde/);
+  expect(await page.isHidden('#error')).toBe(true);
+  await context.close();
+  expect(outside).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});

@@ -1,0 +1,88 @@
+// The npm packages as a user gets them: `npm pack` the core package and a model package, install
+// both tarballs in an empty project, translate there from Node and from the CLI. Also the rules
+// the packages keep: the core at most 2 MB and free of models, a model trained on research-only
+// data never publishable, and the README naming only packages this repository makes.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ROOT } from './paths.js';
+
+const rootPackage = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
+const modelPackages = rootPackage.workspaces.map((dir) => ({
+  dir, json: JSON.parse(readFileSync(`${ROOT}${dir}/package.json`, 'utf8')),
+}));
+const MAX_CORE_BYTES = 2_000_000;
+
+let work, core, model;
+
+/** `npm pack` of the package in `args` (none: the core) into `work`; npm's JSON report of it. */
+function pack(...args) {
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, ...args],
+                           { cwd: ROOT, encoding: 'utf8' });
+  return JSON.parse(out)[0];
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'crossattn-pack-'));
+  core = pack();
+  model = pack('-w', 'models/tatoeba-en-de');
+  const project = join(work, 'project');
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename)],
+               { cwd: project, encoding: 'utf8' });
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+test('the core package: the engine, its types, the CLI and the catalog, no model, at most 2 MB', () => {
+  const files = core.files.map((f) => f.path);
+  expect(core.size).toBeLessThanOrEqual(MAX_CORE_BYTES);
+  expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/crossattn.wasm',
+    'dist/crossattn.mjs', 'dist/index.js', 'dist/index.d.ts', 'dist/worker.js', 'dist/cli.js', 'models/catalog.json']));
+  expect(files.filter((f) => f.endsWith('.crossattn'))).toEqual([]);
+});
+
+test('a model trained on research-only data is private; every model package holds its file and card', () => {
+  for (const { dir, json } of modelPackages) {
+    const meta = json.crossattn;
+    if (meta.research_only_data.length > 0) expect(json.private, `${dir} must not be publishable`).toBe(true);
+    expect(json.files).toEqual(expect.arrayContaining([meta.model, 'README.md']));
+    const card = readFileSync(`${ROOT}${dir}/README.md`, 'utf8');
+    for (const name of meta.research_only_data) expect(card).toContain(name);
+  }
+  expect(model.files.map((f) => f.path).sort()).toEqual(['README.md', 'package.json', 'tatoeba-en-de.int8.crossattn']);
+});
+
+test('the catalog and the README name only model packages of this repository', () => {
+  const names = new Set(modelPackages.map((p) => p.json.name));
+  const catalog = JSON.parse(readFileSync(`${ROOT}models/catalog.json`, 'utf8'));
+  for (const d of catalog.directions) expect(names).toContain(d.package);
+  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+  const named = [...readme.matchAll(/\bcrossattn-[a-z0-9]+(?:-[a-z0-9]+)+\b/g)].map((m) => m[0])
+    .filter((n) => !n.startsWith('crossattn-cli'));  // the native tool, not a package
+  expect(named.length).toBeGreaterThan(0);
+  for (const n of named) expect(names).toContain(n);
+});
+
+test('installed from the tarballs: translates in Node with the import the README shows', () => {
+  const script = `import { Translator } from 'crossattn';
+    const t = await Translator.load(new URL(import.meta.resolve('crossattn-tatoeba-en-de')));
+    const r = await t.translate('Where is the station?');
+    console.log(JSON.stringify({ text: r.text, name: t.config.name }));`;
+  const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'project'), encoding: 'utf8' });
+  const { text } = JSON.parse(out);
+  expect(text).toMatch(/\b(Bahnhof|wo)\b/i);
+});
+
+test('installed from the tarballs: the CLI finds the installed model, and names the package of a missing one', () => {
+  const bin = join(work, 'project', 'node_modules', '.bin', 'crossattn');
+  const ok = spawnSync(bin, ['translate', '--from', 'en', '--to', 'de', 'Where is the station?'], { encoding: 'utf8' });
+  expect(ok.status, ok.stderr).toBe(0);
+  expect(ok.stdout).toMatch(/\b(Bahnhof|wo)\b/i);
+  const missing = spawnSync(bin, ['translate', '--from', 'de', '--to', 'en', 'Wo ist der Bahnhof?'], { encoding: 'utf8' });
+  expect(missing.status).toBe(1);
+  expect(missing.stderr.trim()).toBe('crossattn: no de→en model is installed: npm install crossattn-tatoeba-de-en, or pass --model FILE');
+});
