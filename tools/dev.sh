@@ -17,6 +17,16 @@ PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev)
 # Node 20 may come from elsewhere than Debian (whose nodejs is older): install it only when absent.
 command -v node > /dev/null || PACKAGES+=(nodejs npm)
 
+# One clear sentence on a Node older than package.json's engines.node, before anything else fails.
+check_node() {
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  if [ "$major" -lt 20 ]; then
+    echo "crossattn needs Node 20 or newer; this machine has Node $(node --version). Install Node 20 first." >&2
+    exit 1
+  fi
+}
+
 step() { printf '\n== %s\n' "$*"; }
 
 install_packages() {
@@ -84,11 +94,15 @@ run_tests() {
   step "end-to-end (playwright-core + chromium): the demo page"
   npx vitest run --config tests/e2e/vitest.config.js
 
+  step "npm pack as a publisher runs it: prepack runs npm run build, then the core package is packed"
+  npm pack --dry-run > /dev/null
+
   step "benchmark smoke run (100 sentences, 1 run; docs/performance.md comes from a full npm run bench)"
   node bench/run.js --quick --out build/bench/quick
 }
 
 install_packages
+check_node
 build
 case "$mode" in
   build) ;;

@@ -39,6 +39,7 @@ import { joinParagraphs, splitParagraphs } from './sentences.js';
 import type { SearchOptions } from './search.js';
 import { Translator } from './translator.js';
 
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
 const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N]
                            [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
@@ -112,8 +113,7 @@ function parse(args: string[]): Options {
     process.exit(0);
   }
   if (v.version) {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    process.stdout.write(`${pkg.version}\n`);
+    process.stdout.write(`${PACKAGE.version}\n`);
     process.exit(0);
   }
   const [command, ...rest] = positionals;
@@ -186,7 +186,15 @@ function modelFile(entry: CatalogEntry): string {
   }
 }
 
+/** Stops with one sentence on a Node older than package.json's engines.node (">=20"). */
+function checkNode() {
+  const needed = Number(/>=\s*(\d+)/.exec(PACKAGE.engines.node)![1]);
+  const found = process.versions.node;
+  if (Number(found.split('.')[0]) < needed) fail(`needs Node ${needed} or newer; this is Node ${found}`, 1);
+}
+
 async function main() {
+  checkNode();
   const options = parse(process.argv.slice(2));
   let model = options.model;
   if (model === undefined) {

@@ -39,6 +39,13 @@ test('bad input: clear message, non-zero exit', () => {
   expect(tooLong.stderr).toMatch(/InputTooLongError/);
 });
 
+test('an old Node gets one sentence that names the Node it needs', () => {
+  const node18 = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'18.19.0'})";
+  const r = spawnSync('node', ['--import', node18, `${ROOT}dist/cli.js`, 'translate', 'A dog runs.'], { encoding: 'utf8' });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toBe('crossattn: needs Node 20 or newer; this is Node 18.19.0\n');
+});
+
 test('--beam-size and --n-best print a Moses n-best list equal to the API', async () => {
   const { Translator, parseCatalog } = await import('../../dist/index.js');
   const translator = await Translator.load(parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS)[0].model);
