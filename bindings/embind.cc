@@ -93,8 +93,11 @@ val to_value(const crossattn::Translation& r) {
   out.set("targetTokens", to_array(r.target_tokens));
   out.set("sourceIds", to_array(r.source_ids));
   out.set("targetIds", to_array(r.target_ids));
+  out.set("tokenLogProbs", floats(r.token_log_probs));
   out.set("logProb", r.log_prob);
   out.set("score", r.score);
+  out.set("confidence", r.confidence);
+  out.set("wordConfidence", floats(r.word_confidence));
   val hypotheses = val::array();
   for (size_t i = 0; i < r.hypotheses.size(); ++i) {
     const crossattn::ScoredHypothesis& h = r.hypotheses[i];
@@ -102,6 +105,7 @@ val to_value(const crossattn::Translation& r) {
     one.set("text", h.text);
     one.set("targetTokens", to_array(h.target_tokens));
     one.set("targetIds", to_array(h.target_ids));
+    one.set("tokenLogProbs", floats(h.token_log_probs));
     one.set("logProb", h.log_prob);
     one.set("score", h.score);
     hypotheses.set(i, one);
@@ -177,8 +181,9 @@ class WasmTranslator {
  public:
   explicit WasmTranslator(crossattn::Translator translator) : translator_(std::move(translator)) {}
 
-  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, logProb, score, hypotheses: [{text,
-  ///  targetTokens, targetIds, logProb, score}] (n-best, best first), layers, heads, sourceWords,
+  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, tokenLogProbs: Float32Array [T] or null,
+  ///  logProb, score, confidence, wordConfidence: Float32Array [W] or null, hypotheses: [{text,
+  ///  targetTokens, targetIds, tokenLogProbs, logProb, score}] (n-best, best first), layers, heads, sourceWords,
   ///  targetWords, sourceWordOfToken, targetWordOfToken, crossAttention: Float32Array
   ///  [layers * heads * T * S] or null, residual: Float32Array [layers * T * 3] or null,
   ///  alignment: {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}

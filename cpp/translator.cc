@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "decoding/beam_search.h"
+#include "decoding/confidence.h"
 #include "error.h"
 #include "kernels/ops.h"
 #include "model/model_file.h"
@@ -68,6 +69,13 @@ constexpr int kMaxBeamSize = 64;
 
 bool special(const ModelConfig& c, int id) { return id == c.eos_id || id == c.bos_id || id == c.pad_id; }
 
+// The sentence and word confidence of a finished translation from its token log-probabilities.
+void add_confidence(Translation& r) {
+  Confidence c = confidence(r.token_log_probs, r.target_word_of_token, static_cast<int>(r.target_words.size()));
+  r.confidence = c.sentence;
+  r.word_confidence = std::move(c.words);
+}
+
 // Word alignments of a finished translation, when requested; drops the attention if only the
 // alignment needed it.
 void add_alignment(const TranslateOptions& options, Translation& r) {
@@ -94,6 +102,7 @@ ScoredHypothesis describe(const Tokenizer& tokenizer, const ModelConfig& c, cons
                           std::vector<std::string>* text_pieces) {
   ScoredHypothesis out;
   out.target_ids = hyp.ids;
+  out.token_log_probs = hyp.token_log_probs;
   out.log_prob = hyp.log_prob;
   out.score = hyp.score;
   out.text = detokenize(tokenizer, c, hyp.ids, &out.target_tokens, text_pieces);
@@ -121,6 +130,8 @@ void finish_translation(const Tokenizer& tokenizer, const ModelConfig& c, std::v
   for (size_t t = 0, k = 0; t < result.target_ids.size(); ++t) {
     result.target_word_of_token.push_back(special(c, result.target_ids[t]) ? -1 : words[k++]);
   }
+  result.token_log_probs = best.token_log_probs;
+  add_confidence(result);
 }
 
 void check_options(const ModelConfig& c, const TranslateOptions& o) {
@@ -290,8 +301,10 @@ Translation Translator::align(const std::string& source, const std::string& targ
                  options.residual ? r.residual.data() : nullptr);
   for (int t = 0; t < t_len; ++t) {
     int best = 0;
-    r.log_prob += logits(t, r.target_ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size, &best);
+    r.token_log_probs.push_back(logits(t, r.target_ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size, &best));
+    r.log_prob += r.token_log_probs.back();
   }
+  add_confidence(r);
   add_alignment(options, r);
   return r;
 }

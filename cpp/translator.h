@@ -70,6 +70,7 @@ struct ScoredHypothesis {
   std::string text;                        // detokenized target
   std::vector<std::string> target_tokens;  // [T] pieces, eos last unless the length limit cut it
   std::vector<int> target_ids;             // [T]
+  std::vector<float> token_log_probs;      // [T] log p of each target id given its prefix (nats)
   float log_prob = 0.0f;                   // sum of log p over target_ids (nats)
   float score = 0.0f;                      // log_prob / ((5 + T) / 6)^length_penalty, the ranking score
 };
@@ -81,8 +82,13 @@ struct Translation {
   std::vector<int> source_ids, target_ids;  // [S], [T]
   int layers = 0, heads = 0;
   std::vector<float> cross_attention;  // [layers, heads, T, S] row-major; empty unless requested
+  std::vector<float> token_log_probs;  // [T] log p of each target id given its prefix and the source (nats)
   float log_prob = 0.0f;               // sum of log p over target_ids (nats)
   float score = 0.0f;                  // the length-normalized score beam search ranked it by
+  /// How sure the model is (decoding/confidence.h, Fomicheva et al. 2020): the geometric mean
+  /// token probability in (0, 1], and the probability of each target word [W], W = target_words.
+  float confidence = 1.0f;
+  std::vector<float> word_confidence;
   /// [n_best] best first; hypotheses[0] is this translation. Empty for empty text and align().
   std::vector<ScoredHypothesis> hypotheses;
   /// Whitespace-separated words of the source text and of the target text, and the word of each

@@ -7,6 +7,7 @@
 import { joinParagraphs, modelFor, parseCatalog, splitParagraphs } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
+import { renderTranslation } from './confidence-view.js';
 import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
@@ -109,6 +110,7 @@ async function translate() {
   const beamSize = Number($('beam-size').value);
   const partial = parts.map(() => '');  // settled text of each sentence while streaming
   $('target').classList.add('streaming');
+  $('confidence-warning').hidden = true;  // it spoke of the previous text
   try {
     const start = performance.now();
     const results = await translator.translateBatch(parts, {
@@ -122,13 +124,17 @@ async function translate() {
     const ms = performance.now() - start;
     sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, config }));
     showError(null);
-    $('target').textContent = joinParagraphs(paragraphs, results.map((r) => r.text));
+    const doubtful = renderTranslation($('target'), paragraphs, results);
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
     const workers = Math.min(parts.length, translator.size);
     $('meta').textContent = tokens
       ? `${parts.length} sentence${parts.length > 1 ? 's' : ''}, ${tokens} target tokens in ${ms.toFixed(0)} ms` +
         (workers > 1 ? ` on ${workers} workers` : '') + (beamSize > 1 ? `, beam ${beamSize}` : '')
       : '';
+    $('confidence-warning').hidden = doubtful === 0;
+    $('confidence-warning').textContent = doubtful === 0 ? '' : parts.length === 1
+      ? 'The model is unsure of this translation: it may be wrong.'
+      : `The model is unsure of ${doubtful} of ${parts.length} sentences (marked): they may be wrong.`;
     fillSelect($('sentence'), parts.map((p, i) => [i, `${i + 1}: ${p.length > 40 ? p.slice(0, 40) + '…' : p}`]));
     $('sentence-control').hidden = parts.length < 2;
     selectSentence();
@@ -144,6 +150,7 @@ async function translate() {
     current = null;
     $('target').textContent = '';
     $('meta').textContent = '';
+    $('confidence-warning').hidden = true;
     $('sentence-control').hidden = true;
     showHypotheses();
     render();

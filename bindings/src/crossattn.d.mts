@@ -2,14 +2,18 @@
 // the public types live in translator.ts, so that dist/*.d.ts never import this file.
 import type { AlignmentOptions, EngineAlignment } from './alignment.js';
 import type { TokenEvent } from './search.js';
-import type { ModelConfig, Translation } from './translator.js';
+import type { Hypothesis, ModelConfig, Translation } from './translator.js';
 
 export interface EngineError {
   name: string;
   message: string;
 }
 /** What the engine returns: the public Translation with the attention flat, [layers * heads * T * S]. */
-export type EngineTranslation = Omit<Translation, 'crossAttention' | 'alignment' | 'residual' | 'ms'> & {
+export type EngineTranslation = Omit<Translation, 'crossAttention' | 'alignment' | 'residual' | 'ms' | 'hypotheses' |
+  'tokenLogProbs' | 'wordConfidence'> & {
+  tokenLogProbs: Float32Array | null;   // [T], null when T = 0
+  wordConfidence: Float32Array | null;  // [W], null when W = 0
+  hypotheses: (Omit<Hypothesis, 'tokenLogProbs'> & { tokenLogProbs: Float32Array | null })[];
   layers: number;
   heads: number;
   crossAttention: Float32Array | null;

@@ -8,8 +8,8 @@
 // models/ folder of the working directory; cli/model_catalog.h).
 //
 // Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
-// line is a JSON object: text, source_tokens, target_tokens, target_ids, log_prob, score,
-// hypotheses (the n-best list: text, target_ids, log_prob, score), (with --attention)
+// line is a JSON object: text, source_tokens, target_tokens, target_ids, token_log_probs, log_prob,
+// score, confidence, target_words, word_confidence (decoding/confidence.h), hypotheses (the n-best list: text, target_ids, log_prob, score), (with --attention)
 // cross_attention as nested arrays [layers][heads][T][S], and (with --alignment) alignment:
 // [[source word, target word], ...] with the default AlignmentOptions. Without --json and with
 // --n-best N > 1, each sentence gives N lines in Moses n-best form: "LINE ||| TEXT ||| LOG_PROB ||| SCORE".
@@ -38,8 +38,12 @@ nlohmann::json to_json(const crossattn::Translation& r) {
                       {"source_tokens", r.source_tokens},
                       {"target_tokens", r.target_tokens},
                       {"target_ids", r.target_ids},
+                      {"token_log_probs", r.token_log_probs},
                       {"log_prob", r.log_prob},
-                      {"score", r.score}};
+                      {"score", r.score},
+                      {"confidence", r.confidence},
+                      {"target_words", r.target_words},
+                      {"word_confidence", r.word_confidence}};
   nlohmann::json hypotheses = nlohmann::json::array();
   for (const auto& h : r.hypotheses) {
     hypotheses.push_back({{"text", h.text}, {"target_ids", h.target_ids}, {"log_prob", h.log_prob}, {"score", h.score}});

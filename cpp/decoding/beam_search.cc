@@ -11,12 +11,14 @@ namespace crossattn {
 namespace {
 
 // A node of a sentence's prefix tree: the prefix ending with `token` at `depth` (the root is the
-// decoder start token at depth 0). `record` is where the probes of the step that fed this prefix
-// to the decoder went, -1 if it never was (finished prefixes).
+// decoder start token at depth 0) and log p(token | parent's prefix, source) in nats. `record` is
+// where the probes of the step that fed this prefix to the decoder went, -1 if it never was
+// (finished prefixes).
 struct Node {
   int parent;
   int token;
   int depth;
+  float token_log_prob;
   int record;
 };
 
@@ -74,15 +76,25 @@ struct BeamSearch::Sentence {
     return count;
   }
 
-  // The target ids from the root to `node`.
+  // The target ids from the root to `node` [T], and each one's log-probability [T].
+  void path(int node, std::vector<int>& ids, std::vector<float>& token_log_probs) const {
+    ids.resize(nodes[node].depth);
+    token_log_probs.resize(nodes[node].depth);
+    for (int n = node; nodes[n].depth > 0; n = nodes[n].parent) {
+      ids[nodes[n].depth - 1] = nodes[n].token;
+      token_log_probs[nodes[n].depth - 1] = nodes[n].token_log_prob;
+    }
+  }
+
   std::vector<int> path(int node) const {
-    std::vector<int> ids(nodes[node].depth);
-    for (int n = node; nodes[n].depth > 0; n = nodes[n].parent) ids[nodes[n].depth - 1] = nodes[n].token;
+    std::vector<int> ids;
+    std::vector<float> token_log_probs;
+    path(node, ids, token_log_probs);
     return ids;
   }
 
-  int add_node(int parent, int token) {
-    nodes.push_back({parent, token, nodes[parent].depth + 1, -1});
+  int add_node(int parent, int token, float token_log_prob) {
+    nodes.push_back({parent, token, nodes[parent].depth + 1, token_log_prob, -1});
     return static_cast<int>(nodes.size()) - 1;
   }
 
@@ -104,7 +116,7 @@ BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> enco
     s.max_length = max_lengths[i];
     s.src_len = static_cast<int>(encoder_outs[i]->rows());
     s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
-    s.nodes.push_back({-1, c.decoder_start_id, 0, -1});
+    s.nodes.push_back({-1, c.decoder_start_id, 0, 0.0f, -1});
     s.live.push_back({0, 0, 0.0f});
   }
 }
@@ -182,9 +194,10 @@ void BeamSearch::step() {
       const Candidate& cand = candidates[rank];
       const Live& parent = s.live[cand.beam];
       if (cand.token != c.eos_id) {
-        next.push_back({s.add_node(parent.node, cand.token), parent.slot, cand.log_prob});
+        next.push_back({s.add_node(parent.node, cand.token, cand.log_prob - parent.log_prob), parent.slot, cand.log_prob});
       } else if (static_cast<int>(rank) < beam) {
-        s.add_finished(s.add_node(parent.node, cand.token), cand.log_prob, options_.length_penalty, beam);
+        s.add_finished(s.add_node(parent.node, cand.token, cand.log_prob - parent.log_prob), cand.log_prob,
+                       options_.length_penalty, beam);
       }
     }
     if (depth >= s.max_length) {  // out of room: the live hypotheses finish without eos
@@ -246,7 +259,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
     for (size_t rank = 0; rank < n; ++rank) {
       const Finished& f = s.finished[rank];
       Hypothesis h;
-      h.ids = s.path(f.node);
+      s.path(f.node, h.ids, h.token_log_probs);
       h.log_prob = f.log_prob;
       h.score = f.score;
       out[i].push_back(std::move(h));

@@ -42,6 +42,7 @@ struct SearchOptions {
 
 struct Hypothesis {
   std::vector<int> ids;                // [T] target ids, ending with eos unless max_length stopped it
+  std::vector<float> token_log_probs;  // [T] log p(ids[t] | ids[<t], source), nats; they sum to log_prob
   std::vector<float> cross_attention;  // [L, H, T, S] for the best hypothesis when requested, else empty
   std::vector<float> residual;         // [L, T, 3] for the best hypothesis when requested, else empty
   float log_prob = 0.0f;               // sum of log p(token) over ids, in nats

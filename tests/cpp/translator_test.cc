@@ -1,5 +1,7 @@
 #include "translator.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "error.h"
@@ -41,6 +43,29 @@ TEST_F(TranslatorTest, ReturnsTextTokensAndShapedAttention) {
   const auto plain = translator.translate("A man is riding a bike.", no_attention);
   EXPECT_EQ(plain.text, r.text);
   EXPECT_TRUE(plain.cross_attention.empty());
+}
+
+TEST_F(TranslatorTest, TokenLogProbsOfTheSearchAreThoseOfForcedDecodingAndMakeTheConfidence) {
+  TranslateOptions beam;
+  beam.beam_size = 4;
+  for (const TranslateOptions& options : {TranslateOptions{}, beam}) {
+    const auto r = translator.translate("Two dogs are playing in the snow.", options);
+    ASSERT_EQ(r.token_log_probs.size(), r.target_ids.size());
+    // The search's incremental decoding and a fresh teacher-forced pass give each token the same log p.
+    const auto forced = translator.align("Two dogs are playing in the snow.", r.text, {});
+    ASSERT_EQ(forced.target_ids, r.target_ids);
+    double sum = 0.0;
+    for (size_t t = 0; t < r.token_log_probs.size(); ++t) {
+      EXPECT_NEAR(r.token_log_probs[t], forced.token_log_probs[t], 1e-3) << "token " << t;
+      EXPECT_LE(r.token_log_probs[t], 0.0f);
+      sum += r.token_log_probs[t];
+    }
+    EXPECT_NEAR(sum, r.log_prob, 1e-3);
+    EXPECT_NEAR(r.confidence, std::exp(sum / r.token_log_probs.size()), 1e-5);
+    EXPECT_NEAR(forced.confidence, r.confidence, 1e-3);
+    ASSERT_EQ(r.word_confidence.size(), r.target_words.size());
+    for (float p : r.word_confidence) EXPECT_TRUE(p > 0.0f && p <= 1.0f);
+  }
 }
 
 TEST_F(TranslatorTest, EmptyAndBlankTextGiveEmptyTranslations) {

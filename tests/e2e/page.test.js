@@ -75,6 +75,23 @@ test('translates in the browser and shows one heatmap row per target token', asy
   expect(pageErrors).toEqual([]);
 });
 
+test('confidence: a sentence the model is unsure of is flagged in words, its doubtful words marked; a sure one is not', async () => {
+  const sure = 'Where is the station?';
+  await page.fill('#source', sure);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, sure);
+  expect(await page.isHidden('#confidence-warning')).toBe(true);
+  expect(Number(await page.getAttribute('#target .sentence', 'data-confidence'))).toBeGreaterThanOrEqual(0.4);
+  const unsure = 'The parliamentary committee postponed the ratification of the fisheries agreement indefinitely.';
+  await page.fill('#source', unsure);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, unsure);
+  expect(await page.textContent('#confidence-warning')).toMatch(/unsure of this translation/);
+  expect(await page.$$eval('#target .sentence.doubtful', (s) => s.length)).toBe(1);
+  expect(await page.$$eval('#target .unsure', (w) => w.length)).toBeGreaterThan(0);
+  // The marks are spans around the words: the text itself is unchanged, one span per word.
+  const { text, words } = await page.$eval('#target', (o) => ({ text: o.textContent, words: o.querySelectorAll('.sentence > span').length }));
+  expect(words).toBe(text.trim().split(/\s+/).length);
+});
+
 test('a paragraph is split into sentences, translated by the worker pool, each with its attention', async () => {
   const paragraph = 'A dog runs through the grass. Two young men are playing soccer on a field. A woman is reading a book.';
   await page.fill('#source', paragraph);
