@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
+ * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
  *
  * translate: translates TEXT, or without it each line of stdin to one line of stdout, with the
@@ -10,7 +10,8 @@
  * search (greedy by default); --repeat-limit N sets the repetition guard (0: off, default 3); with
  * --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
  * "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0. Reading a terminal, it says so on
- * stderr; with stderr a terminal and stdin not, it shows how many lines are done.
+ * stderr; with stderr a terminal and stdin not, it shows how many lines are done. With --html,
+ * TEXT or the whole of stdin is one HTML fragment, translated with its markup kept (html.ts).
  *
  * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
  * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
@@ -41,13 +42,14 @@ import { Translator } from './translator.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
-const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--max-length N] [--beam-size N]
+const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [--max-length N] [--beam-size N]
                            [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M]
                        [--threshold X] [--shift]
        crossattn --version | --help
 
-translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1).
+translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1);
+           with --html, TEXT or all of stdin is one HTML fragment, translated with its markup kept.
 align: the Pharaoh word alignment of each line of --src with the same line of --tgt.`;
 
 function fail(message: string, code: number): never {
@@ -61,6 +63,7 @@ interface Options {
   from?: string;
   to?: string;
   json: boolean;
+  html: boolean;
   search: SearchOptions;
   text?: string;
   src?: string;
@@ -70,13 +73,14 @@ interface Options {
 
 const OPTIONS = {
   model: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' },
+  html: { type: 'boolean' },
   'max-length': { type: 'string' }, 'beam-size': { type: 'string' }, 'n-best': { type: 'string' },
   'length-penalty': { type: 'string' }, 'repeat-limit': { type: 'string' },
   src: { type: 'string' }, tgt: { type: 'string' }, layers: { type: 'string' }, heads: { type: 'string' },
   method: { type: 'string' }, threshold: { type: 'string' }, shift: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
 } as const;
-const TRANSLATE_ONLY = ['from', 'to', 'json', 'max-length', 'beam-size', 'n-best', 'length-penalty', 'repeat-limit'];
+const TRANSLATE_ONLY = ['from', 'to', 'json', 'html', 'max-length', 'beam-size', 'n-best', 'length-penalty', 'repeat-limit'];
 const ALIGN_ONLY = ['src', 'tgt', 'layers', 'heads', 'method', 'threshold', 'shift'];
 
 /** The integer value of --name within [min, max], or one clear error (exit 2). */
@@ -135,7 +139,7 @@ function parse(args: string[]): Options {
     fail(`--method must be argmax, grow-diag-final-and or threshold, not '${method}'`, 2);
   }
   const options: Options = {
-    command, model: v.model, from: v.from, to: v.to, json: v.json ?? false, text: rest[0], src: v.src, tgt: v.tgt,
+    command, model: v.model, from: v.from, to: v.to, json: v.json ?? false, html: v.html ?? false, text: rest[0], src: v.src, tgt: v.tgt,
     search: Object.fromEntries(Object.entries(search).filter(([, x]) => x !== undefined)),
     alignment: Object.fromEntries(Object.entries({
       layers: integers('layers', v.layers), heads: integers('heads', v.heads), method,
@@ -220,6 +224,13 @@ async function main() {
     failures = await each(src.keys(), async (i) => {
       const r = await translator.align(src[i], tgt[i], { attention: false, alignment: options.alignment });
       return r.alignment ? pharaoh(r.alignment) : '';
+    });
+  } else if (options.html) {
+    if (options.text === undefined && process.stdin.isTTY) process.stderr.write('crossattn: reading an HTML fragment; end with Ctrl-D\n');
+    failures = await each([options.text ?? readFileSync(0, 'utf8').replace(/\r?\n$/, '')], async (html) => {
+      const r = await translator.translate(html, { ...options.search, html: true, attention: false });
+      const sentences = r.sentences.map((s) => ({ text: s.text, confidence: s.confidence, links: s.alignment?.links }));
+      return options.json ? JSON.stringify({ text: r.text, confidence: r.confidence, sentences }) : r.text;
     });
   } else {
     if (options.text === undefined && process.stdin.isTTY) {

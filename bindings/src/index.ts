@@ -5,7 +5,7 @@ export { pharaoh } from './alignment.js';
 export { modelFor, parseCatalog } from './model-catalog.js';
 export type { CatalogEntry } from './model-catalog.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
-export type { Hypothesis, LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
+export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export {

@@ -8,6 +8,7 @@ import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
   checkSearchOptions, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
 } from './search.js';
+import { translateHtml } from './html.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
 /** Options of Translator.load. */
@@ -26,6 +27,23 @@ export interface TranslateOptions extends SearchOptions, StreamOptions {
   alignment?: boolean | AlignmentOptions;
   /** Statistics of each cross-attention residual connection (Translation.residual). Default false. */
   residual?: boolean;
+  /**
+   * Treat the text as an HTML fragment (translate only): translate its text, keep its markup
+   * (html.ts), and return an HtmlTranslation. Default false.
+   */
+  html?: boolean;
+}
+
+/** The result of translate(html, { html: true }). */
+export interface HtmlTranslation {
+  /** The translated fragment, serialised HTML: the source's markup around the translated text. */
+  text: string;
+  /** Every translated sentence and alt/title text, in document order, each with its alignment. */
+  sentences: Translation[];
+  /** The lowest confidence of its sentences (1 when there is no text): how sure the model is of the weakest part. */
+  confidence: number;
+  /** Wall time of the call (ms). */
+  ms: number;
 }
 
 /** One entry of the n-best list (Translation.hypotheses). */
@@ -184,10 +202,27 @@ export class Translator {
    *   CancelledError when options.signal is aborted; DisposedError after dispose(). The translator
    *   stays usable after any error but the last.
    */
-  async translate(text: string, options: TranslateOptions = {}): Promise<Translation> {
+  async translate(text: string, options: TranslateOptions & { html: true }): Promise<HtmlTranslation>;
+  async translate(text: string, options?: TranslateOptions & { html?: false }): Promise<Translation>;
+  async translate(text: string, options?: TranslateOptions): Promise<Translation | HtmlTranslation>;
+  async translate(text: string, options: TranslateOptions = {}): Promise<Translation | HtmlTranslation> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string');
+    if (options.html) return this.translateHtml(text, options);
     const { results, ms } = await this.run([text], options);
     return toTranslation(results[0], ms);
+  }
+
+  // translate(html, { html: true }): the sentences of the fragment as one batch, with alignments.
+  private async translateHtml(html: string, options: TranslateOptions): Promise<HtmlTranslation> {
+    const start = performance.now();
+    const { html: _, alignment, ...rest } = options;
+    let sentences: Translation[] = [];
+    const text = await translateHtml(html, this.config.sourceLang, async (texts) => {
+      sentences = await this.translateBatch(texts, { ...rest, alignment: alignment === undefined || alignment === false ? true : alignment });
+      return sentences.map((r) => ({ text: r.text, links: r.alignment?.links ?? [] }));
+    });
+    const confidence = Math.min(1, ...sentences.map((r) => r.confidence));
+    return { text, sentences, confidence, ms: performance.now() - start };
   }
 
   /**

@@ -82,7 +82,8 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
             : [request.type === 'translate' ? await translator.translate(request.text, options)
                                             : await translator.align(request.source, request.target, options)];
           // Each result's attention rows are views of one buffer: move it instead of copying.
-          const buffers = value.flatMap((r) => r.crossAttention?.[0]?.[0]?.[0]?.buffer ?? []) as ArrayBuffer[];
+          const buffers = value.flatMap((r) => ('sentences' in r ? r.sentences : [r]))
+            .flatMap((r) => r.crossAttention?.[0]?.[0]?.[0]?.buffer ?? []) as ArrayBuffer[];
           port.postMessage({ id: request.id, type: 'result', value: request.type === 'translateBatch' ? value : value[0] }, buffers);
         } finally {
           running.delete(request.id);

@@ -39,6 +39,16 @@ test('bad input: clear message, non-zero exit', () => {
   expect(tooLong.stderr).toMatch(/InputTooLongError/);
 });
 
+test('--html translates a fragment from TEXT or stdin and keeps its markup on the aligned words', () => {
+  const fromStdin = cli(['translate', '--html'], '<p>The <b>dog</b> is <i>very</i> small.</p>\n');
+  expect(fromStdin.status, fromStdin.stderr).toBe(0);
+  expect(fromStdin.stdout).toBe('<p>Der <b>Hund</b> ist <i>sehr</i> klein.</p>\n');
+  const json = JSON.parse(cli(['translate', '--html', '--json', 'I <a href="/x">love</a> you.']).stdout);
+  expect(json.text).toMatch(/<a href="\/x">liebe<\/a>/);
+  expect(json.sentences[0].links.length).toBeGreaterThan(0);
+  expect(cli(['align', '--html', '--src', 'a', '--tgt', 'b']).status).toBe(2);
+});
+
 test('an old Node gets one sentence that names the Node it needs', () => {
   const node18 = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'18.19.0'})";
   const r = spawnSync('node', ['--import', node18, `${ROOT}dist/cli.js`, 'translate', 'A dog runs.'], { encoding: 'utf8' });
