@@ -7,7 +7,8 @@
 // layout, so every URL the page computes (`new URL('../models/…', import.meta.url)`) is relative
 // and holds under any prefix:
 //   index.html            a redirect to web/
-//   web/                  the page: index.html, app.js, worker.js, sw.js, style.css, crossattn.wasm
+//   web/                  the page: index.html, app.js, worker.js (and the chunks they share), sw.js, style.css,
+//                         crossattn.wasm
 //   models/               catalog.json, architecture.json, and each catalog model with its card
 //   _headers              the response headers the site needs (Netlify / Cloudflare Pages syntax;
 //                         docs/deploy.md says what each is for and how to set them elsewhere)
@@ -49,6 +50,8 @@ export async function buildSite(out) {
   await build({
     entryPoints: { app: join(root, 'web/app.js'), worker: join(root, 'web/worker.js') },
     outdir: web, bundle: true, format: 'esm', target: 'es2022', minify: true, sourcemap: false,
+    splitting: true, chunkNames: '[name]-[hash]',  // beside app.js: the wasm URL is relative to the module
+                                                   // that holds the engine; the HTML parser loads on first use
     external: ['node:*'],  // sources.js reads files with node:fs only when it runs in Node
     legalComments: 'eof', logLevel: 'warning',
   });

@@ -8,7 +8,6 @@ import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
   checkSearchOptions, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
 } from './search.js';
-import { translateHtml } from './html.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
 /** Options of Translator.load. */
@@ -213,8 +212,10 @@ export class Translator {
   }
 
   // translate(html, { html: true }): the sentences of the fragment as one batch, with alignments.
+  // The HTML parser loads on first use, so plain-text users never download it.
   private async translateHtml(html: string, options: TranslateOptions): Promise<HtmlTranslation> {
     const start = performance.now();
+    const { translateHtml } = await import('./html.js');
     const { html: _, alignment, ...rest } = options;
     let sentences: Translation[] = [];
     const text = await translateHtml(html, this.config.sourceLang, async (texts) => {
