@@ -86,6 +86,27 @@ val floats(const std::vector<float>& v) {
   return v.empty() ? val::null() : val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
 }
 
+// {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}.
+val alignment_value(const crossattn::WordAlignment& a) {
+  val out = val::object();
+  out.set("srcLen", a.src_len);
+  out.set("tgtLen", a.tgt_len);
+  out.set("weights", floats(a.weights));
+  val links = val::array();
+  for (size_t i = 0; i < a.links.size(); ++i) links.set(i, to_array(std::vector<int>{a.links[i].first, a.links[i].second}));
+  out.set("links", links);
+  return out;
+}
+
+// The WordAlignment of an alignment_value (weights as a Float32Array or array).
+crossattn::WordAlignment word_alignment(const val& v) {
+  crossattn::WordAlignment a;
+  a.src_len = v["srcLen"].as<int>();
+  a.tgt_len = v["tgtLen"].as<int>();
+  a.weights = emscripten::convertJSArrayToNumberVector<float>(v["weights"]);
+  return a;
+}
+
 val to_value(const crossattn::Translation& r) {
   val out = val::object();
   out.set("text", r.text);
@@ -119,19 +140,7 @@ val to_value(const crossattn::Translation& r) {
   out.set("targetWordOfToken", to_array(r.target_word_of_token));
   out.set("crossAttention", floats(r.cross_attention));
   out.set("residual", floats(r.residual));
-  val alignment = val::null();
-  if (r.alignment) {
-    alignment = val::object();
-    alignment.set("srcLen", r.alignment->src_len);
-    alignment.set("tgtLen", r.alignment->tgt_len);
-    alignment.set("weights", floats(r.alignment->weights));
-    val links = val::array();
-    for (size_t i = 0; i < r.alignment->links.size(); ++i) {
-      links.set(i, to_array(std::vector<int>{r.alignment->links[i].first, r.alignment->links[i].second}));
-    }
-    alignment.set("links", links);
-  }
-  out.set("alignment", alignment);
+  out.set("alignment", r.alignment ? alignment_value(*r.alignment) : val::null());
   return out;
 }
 
@@ -216,6 +225,18 @@ class WasmTranslator {
     return guarded([&] { return to_value(translator_.align(source, target, parse(options))); });
   }
 
+  /// symmetrize (alignment/word_alignment.h) of two alignment objects as align() returns them, this
+  /// model's and the reverse model's, linked by options {method?, threshold?} (AlignmentOptions'
+  /// defaults): {srcLen, tgtLen, weights, links} or {error}.
+  val symmetrize(const val& forward, const val& backward, const val& options) const {
+    return guarded([&] {
+      crossattn::AlignmentOptions o;
+      if (!options["method"].isUndefined()) o.method = method(options["method"].as<std::string>());
+      if (!options["threshold"].isUndefined()) o.threshold = options["threshold"].as<float>();
+      return alignment_value(crossattn::symmetrize(word_alignment(forward), word_alignment(backward), o.method, o.threshold));
+    });
+  }
+
   /// The model config as a plain object.
   val config() const {
     const crossattn::ModelConfig& c = translator_.config();
@@ -258,6 +279,7 @@ EMSCRIPTEN_BINDINGS(crossattn) {
       .function("translateBatch", &WasmTranslator::translate_batch)
       .function("align", &WasmTranslator::align)
       .function("start", &WasmTranslator::start)
+      .function("symmetrize", &WasmTranslator::symmetrize)
       .function("config", &WasmTranslator::config);
   emscripten::class_<WasmJob>("WasmJob").function("step", &WasmJob::step).function("finish", &WasmJob::finish);
   emscripten::function("loadTranslator", &load_translator);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
- * crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M] [--threshold X] [--shift]
+ * crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE] [--layers L,..] [--heads H,..]
+ *                 [--method M] [--threshold X] [--shift]
  *
  * translate: translates TEXT, or without it each line of stdin to one line of stdout, with the
  * WebAssembly engine; a line may hold several sentences (splitSentences cuts it, the sentences
@@ -17,7 +18,9 @@
  * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
  * AER scorers such as tools/aer.js. The options select layers, heads, method (argmax,
  * grow-diag-final-and, threshold), threshold and Shift-Att
- * (docs/alignment.md); the defaults are those measured best there.
+ * (docs/alignment.md); the defaults are those measured best there. --symmetric also aligns each
+ * pair with the catalog's model of the opposite direction (--reverse-model: that file) and links
+ * the averaged word attention of both (Translator.alignSymmetric).
  *
  * --from and --to (language codes such as en, de) pick the model for that direction that the
  * package's models/catalog.json lists (the default is its first, English to German). In a clone of
@@ -44,8 +47,8 @@ const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
 const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [--max-length N] [--beam-size N]
                            [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
-       crossattn align --src FILE --tgt FILE [--model FILE] [--layers L,..] [--heads H,..] [--method M]
-                       [--threshold X] [--shift]
+       crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE] [--layers L,..]
+                       [--heads H,..] [--method M] [--threshold X] [--shift]
        crossattn --version | --help
 
 translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1);
@@ -69,6 +72,8 @@ interface Options {
   src?: string;
   tgt?: string;
   alignment: AlignmentOptions;
+  /** align: symmetrize with this model of the opposite direction ('catalog': the catalog's). */
+  reverse?: string;
 }
 
 const OPTIONS = {
@@ -78,10 +83,11 @@ const OPTIONS = {
   'length-penalty': { type: 'string' }, 'repeat-limit': { type: 'string' },
   src: { type: 'string' }, tgt: { type: 'string' }, layers: { type: 'string' }, heads: { type: 'string' },
   method: { type: 'string' }, threshold: { type: 'string' }, shift: { type: 'boolean' },
+  'reverse-model': { type: 'string' }, symmetric: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
 } as const;
 const TRANSLATE_ONLY = ['from', 'to', 'json', 'html', 'max-length', 'beam-size', 'n-best', 'length-penalty', 'repeat-limit'];
-const ALIGN_ONLY = ['src', 'tgt', 'layers', 'heads', 'method', 'threshold', 'shift'];
+const ALIGN_ONLY = ['src', 'tgt', 'layers', 'heads', 'method', 'threshold', 'shift', 'reverse-model', 'symmetric'];
 
 /** The integer value of --name within [min, max], or one clear error (exit 2). */
 function integer(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -147,6 +153,8 @@ function parse(args: string[]): Options {
     }).filter(([, x]) => x !== undefined)),
   };
   if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${USAGE}`, 2);
+  if (v.symmetric && v['reverse-model'] !== undefined) fail(`give --symmetric or --reverse-model, not both\n${USAGE}`, 2);
+  options.reverse = v['reverse-model'] ?? (v.symmetric ? 'catalog' : undefined);
   if ((options.from === undefined) !== (options.to === undefined)) fail(`--from and --to go together\n${USAGE}`, 2);
   if (options.from !== undefined && options.model !== undefined) fail(`give --model or --from/--to, not both\n${USAGE}`, 2);
   return options;
@@ -197,34 +205,44 @@ function checkNode() {
   if (Number(found.split('.')[0]) < needed) fail(`needs Node ${needed} or newer; this is Node ${found}`, 1);
 }
 
+/** The catalog's model file for from→to, or its first model when `from` is undefined; exits 1 if none. */
+function catalogModel(from: string | undefined, to: string | undefined): string {
+  let model: string | undefined;
+  try {
+    const catalog = parseCatalog(readFileSync(`${MODELS_DIR}catalog.json`, 'utf8'), MODELS_DIR);
+    const entry = from === undefined ? catalog[0] : modelFor(catalog, from, to!);
+    if (entry !== undefined) model = modelFile(entry);
+  } catch (e) {
+    fail(`${e instanceof Error ? e.message : String(e)} in ${MODELS_DIR}catalog.json`, 1);
+  }
+  return model ?? fail(`${MODELS_DIR}catalog.json lists no model`, 1);
+}
+
+/** A loaded Translator; exits 1 with the reason if the file does not load. */
+async function loadModel(model: string): Promise<Translator> {
+  try {
+    return await Translator.load(model);
+  } catch (e) {
+    return fail(e instanceof Error ? `cannot load model '${model}': ${e.message}` : String(e), 1);
+  }
+}
+
 async function main() {
   checkNode();
   const options = parse(process.argv.slice(2));
-  let model = options.model;
-  if (model === undefined) {
-    try {
-      const catalog = parseCatalog(readFileSync(`${MODELS_DIR}catalog.json`, 'utf8'), MODELS_DIR);
-      const entry = options.from === undefined ? catalog[0] : modelFor(catalog, options.from, options.to!);
-      if (entry !== undefined) model = modelFile(entry);
-    } catch (e) {
-      fail(`${e instanceof Error ? e.message : String(e)} in ${MODELS_DIR}catalog.json`, 1);
-    }
-    if (model === undefined) fail(`${MODELS_DIR}catalog.json lists no model`, 1);
-  }
-  let translator: Translator;
-  try {
-    translator = await Translator.load(model);
-  } catch (e) {
-    fail(e instanceof Error ? `cannot load model '${model}': ${e.message}` : String(e), 1);
-  }
+  const translator = await loadModel(options.model ?? catalogModel(options.from, options.to));
   let failures: number;
   if (options.command === 'align') {
     const src = lines(options.src!), tgt = lines(options.tgt!);
     if (src.length !== tgt.length) fail(`--src has ${src.length} lines but --tgt has ${tgt.length}`, 1);
+    const reverse = options.reverse === undefined ? null : await loadModel(options.reverse === 'catalog'
+      ? catalogModel(translator.config.targetLang, translator.config.sourceLang) : options.reverse);
     failures = await each(src.keys(), async (i) => {
+      if (reverse) return pharaoh(await translator.alignSymmetric(reverse, src[i], tgt[i], { alignment: options.alignment }));
       const r = await translator.align(src[i], tgt[i], { attention: false, alignment: options.alignment });
       return r.alignment ? pharaoh(r.alignment) : '';
     });
+    reverse?.dispose();
   } else if (options.html) {
     if (options.text === undefined && process.stdin.isTTY) process.stderr.write('crossattn: reading an HTML fragment; end with Ctrl-D\n');
     failures = await each([options.text ?? readFileSync(0, 'utf8').replace(/\r?\n$/, '')], async (html) => {

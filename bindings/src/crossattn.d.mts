@@ -43,6 +43,7 @@ export interface WasmTranslator {
   translateBatch(texts: string[], options: EngineOptions): Result<{ results: EngineTranslation[] }>;
   align(source: string, target: string, options: EngineOptions): Result<EngineTranslation>;
   start(texts: string[], options: EngineOptions): Result<{ job: WasmJob }>;
+  symmetrize(forward: EngineAlignment, backward: EngineAlignment, options: { method?: string; threshold?: number }): Result<EngineAlignment>;
   config(): ModelConfig;
   delete(): void;
 }

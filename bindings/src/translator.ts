@@ -305,6 +305,39 @@ export class Translator {
     return toTranslation(r, ms);
   }
 
+  /**
+   * Symmetrized word alignment of a sentence pair by this model (source→target) and `reverse`, a
+   * loaded model of the opposite direction: each force-aligns the pair its own way, their word
+   * attention is averaged ([targetWords][sourceWords] = (this + reverse transposed) / 2) and linked
+   * by options.alignment.method (default grow-diag-final-and), so that evidence from both
+   * directions counts, as when the two directions of IBM-model alignments are symmetrized.
+   * docs/alignment.md measures it against one direction.
+   * @example
+   *   const both = await enDe.alignSymmetric(deEn, 'A dog runs.', 'Ein Hund rennt.');
+   *   pharaoh(both)  // '0-0 1-1 2-2'
+   * @throws InvalidInputError if `reverse` does not translate targetLang into sourceLang, or for a
+   *   bad option; InputTooLongError; DisposedError if either translator was disposed.
+   */
+  async alignSymmetric(reverse: Translator, source: string, target: string, options: TranslateOptions = {}): Promise<WordAlignment> {
+    if (!(reverse instanceof Translator) || reverse.config.sourceLang !== this.config.targetLang ||
+        reverse.config.targetLang !== this.config.sourceLang) {
+      throw new InvalidInputError(`the reverse model must translate ${this.config.targetLang} to ${this.config.sourceLang}`);
+    }
+    if (typeof source !== 'string' || typeof target !== 'string') throw new InvalidInputError('source and target must be strings');
+    const alignment = checkAlignmentOptions(options.alignment ?? true) ?? {};
+    if (alignment.mergeSubwords === false) throw new InvalidInputError('a symmetrized alignment links words: mergeSubwords must stay true');
+    const engineOptions = this.checkOptions({ ...options, attention: false, alignment });
+    const [src, tgt] = [source.toWellFormed(), target.toWellFormed()];
+    const forward = this.liveEngine().align(src, tgt, engineOptions);
+    if ('error' in forward) throw errorFromEngine(forward.error);
+    const backward = reverse.liveEngine().align(tgt, src, reverse.checkOptions({ ...options, attention: false, alignment }));
+    if ('error' in backward) throw errorFromEngine(backward.error);
+    const both = this.liveEngine().symmetrize(forward.alignment!, backward.alignment!,
+                                              { method: alignment.method, threshold: alignment.threshold });
+    if ('error' in both) throw errorFromEngine(both.error);
+    return toWordAlignment(both);
+  }
+
   private liveEngine(): WasmTranslator {
     if (this.engine === null) throw new DisposedError('this Translator was disposed');
     return this.engine;

@@ -88,6 +88,44 @@ std::vector<char> grow_diag_final_and(const std::vector<char>& t2s, const std::v
   return links;
 }
 
+// Links of a word matrix `weights` [T, S] by `method`, among the words present on each side (a
+// word SentencePiece dropped has no attention to read). Sorted by target, then source.
+std::vector<std::pair<int, int>> links_of(const std::vector<float>& weights, int t_len, int s_len,
+                                          const std::vector<char>& src_present, const std::vector<char>& tgt_present,
+                                          AlignmentMethod method, float threshold) {
+  auto at = [s_len](int t, int s) { return static_cast<size_t>(t) * s_len + s; };
+  // Links as [T, S] masks: t2s from each target word, s2t from each source word.
+  std::vector<char> t2s(weights.size(), 0), s2t(weights.size(), 0);
+  for (int t = 0; t < t_len; ++t) {
+    if (!tgt_present[t]) continue;
+    int best = -1;
+    for (int s = 0; s < s_len; ++s) {
+      if (!src_present[s]) continue;
+      if (best < 0 || weights[at(t, s)] > weights[at(t, best)]) best = s;
+      if (method == AlignmentMethod::kThreshold && weights[at(t, s)] >= threshold) t2s[at(t, s)] = 1;
+    }
+    if (best >= 0 && method != AlignmentMethod::kThreshold) t2s[at(t, best)] = 1;
+  }
+  if (method == AlignmentMethod::kGrowDiagFinalAnd) {
+    for (int s = 0; s < s_len; ++s) {
+      if (!src_present[s]) continue;
+      int best = -1;
+      for (int t = 0; t < t_len; ++t) {
+        if (tgt_present[t] && (best < 0 || weights[at(t, s)] > weights[at(best, s)])) best = t;
+      }
+      if (best >= 0) s2t[at(best, s)] = 1;
+    }
+    t2s = grow_diag_final_and(t2s, s2t, t_len, s_len);
+  }
+  std::vector<std::pair<int, int>> links;
+  for (int t = 0; t < t_len; ++t) {
+    for (int s = 0; s < s_len; ++s) {
+      if (t2s[at(t, s)]) links.emplace_back(s, t);
+    }
+  }
+  return links;
+}
+
 }  // namespace
 
 WordAlignment align_words(const CrossAttentionView& a, const WordMap& src, const WordMap& tgt,
@@ -132,34 +170,30 @@ WordAlignment align_words(const CrossAttentionView& a, const WordMap& src, const
     for (int s = 0; s < s_len && pieces_per_target[t] > 1; ++s) out.weights[at(t, s)] /= pieces_per_target[t];
   }
 
-  // Links as [T, S] masks: t2s from each target word, s2t from each source word.
-  std::vector<char> t2s(out.weights.size(), 0), s2t(out.weights.size(), 0);
-  for (int t = 0; t < t_len; ++t) {
-    if (pieces_per_target[t] == 0) continue;
-    int best = -1;
-    for (int s = 0; s < s_len; ++s) {
-      if (!src_present[s]) continue;
-      if (best < 0 || out.weights[at(t, s)] > out.weights[at(t, best)]) best = s;
-      if (o.method == AlignmentMethod::kThreshold && out.weights[at(t, s)] >= o.threshold) t2s[at(t, s)] = 1;
-    }
-    if (best >= 0 && o.method != AlignmentMethod::kThreshold) t2s[at(t, best)] = 1;
-  }
-  if (o.method == AlignmentMethod::kGrowDiagFinalAnd) {
-    for (int s = 0; s < s_len; ++s) {
-      if (!src_present[s]) continue;
-      int best = -1;
-      for (int t = 0; t < t_len; ++t) {
-        if (pieces_per_target[t] > 0 && (best < 0 || out.weights[at(t, s)] > out.weights[at(best, s)])) best = t;
-      }
-      if (best >= 0) s2t[at(best, s)] = 1;
-    }
-    t2s = grow_diag_final_and(t2s, s2t, t_len, s_len);
-  }
+  std::vector<char> tgt_present(t_len);
+  for (int t = 0; t < t_len; ++t) tgt_present[t] = pieces_per_target[t] > 0;
+  out.links = links_of(out.weights, t_len, s_len, src_present, tgt_present, o.method, o.threshold);
+  return out;
+}
+
+WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& backward, AlignmentMethod method,
+                         float threshold) {
+  check(forward.src_len == backward.tgt_len && forward.tgt_len == backward.src_len &&
+            forward.weights.size() == backward.weights.size(),
+        "the two alignments are not of the same sentence pair in opposite directions");
+  check(threshold > 0.0f && threshold <= 1.0f, "the alignment threshold must lie in (0, 1]");
+  WordAlignment out;
+  out.src_len = forward.src_len;
+  out.tgt_len = forward.tgt_len;
+  const int t_len = out.tgt_len, s_len = out.src_len;
+  out.weights.resize(forward.weights.size());
   for (int t = 0; t < t_len; ++t) {
     for (int s = 0; s < s_len; ++s) {
-      if (t2s[at(t, s)]) out.links.emplace_back(s, t);
+      const size_t ts = static_cast<size_t>(t) * s_len + s, st = static_cast<size_t>(s) * t_len + t;
+      out.weights[ts] = 0.5f * (forward.weights[ts] + backward.weights[st]);
     }
   }
+  out.links = links_of(out.weights, t_len, s_len, std::vector<char>(s_len, 1), std::vector<char>(t_len, 1), method, threshold);
   return out;
 }
 

@@ -71,4 +71,14 @@ struct WordAlignment {
 WordAlignment align_words(const CrossAttentionView& attention, const WordMap& src, const WordMap& tgt,
                           const AlignmentOptions& options);
 
+/// Symmetrizes the alignments of one sentence pair by two models of opposite directions:
+/// `forward` from the source->target model ([T, S] words), `backward` from the target->source
+/// model ([S, T]). Their word attention is averaged, [T, S] = (forward + backward transposed) / 2,
+/// and linked by `method` as align_words links one matrix; the two models' evidence then counts
+/// in both directions, as when the two directions of IBM-model alignments are symmetrized (Och
+/// and Ney 2003; attention of both directions, Garg et al. 2019, section 6). Raises
+/// Error(kInvalidInput) if the shapes do not match or the threshold is out of (0, 1].
+WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& backward, AlignmentMethod method,
+                         float threshold);
+
 }  // namespace crossattn

@@ -138,6 +138,23 @@ TEST(WordAlignment, GrowDiagFinalAndAddsTheSourceSidesLinks) {
   EXPECT_EQ(align_words(view, map, map, o).links, (Links{{0, 0}, {0, 1}}));
 }
 
+TEST(WordAlignment, SymmetrizeAveragesBothDirectionsBeforeLinking) {
+  // Two target and three source words. Forward (T x S) hesitates for target word 1 between source
+  // words 1 and 2; backward (S x T) is sure that source word 2 goes with target word 1.
+  WordAlignment forward{3, 2, {0.8f, 0.1f, 0.1f,   // t0
+                               0.1f, 0.46f, 0.44f}, {}};  // t1: argmax s1
+  WordAlignment backward{2, 3, {0.9f, 0.1f,    // s0
+                                0.5f, 0.5f,    // s1
+                                0.05f, 0.95f}, {}};  // s2 -> t1
+  const WordAlignment both = symmetrize(forward, backward, AlignmentMethod::kArgmax, 0.3f);
+  ASSERT_EQ(both.weights.size(), 6u);
+  EXPECT_FLOAT_EQ(both.weights[1 * 3 + 2], 0.5f * (0.44f + 0.95f));
+  EXPECT_EQ(both.links, (std::vector<std::pair<int, int>>{{0, 0}, {2, 1}}));
+  // The same pair the wrong way round is not a pair of opposite directions.
+  EXPECT_THROW(symmetrize(forward, forward, AlignmentMethod::kArgmax, 0.3f), Error);
+  EXPECT_THROW(symmetrize(forward, backward, AlignmentMethod::kThreshold, 0.0f), Error);
+}
+
 TEST(WordAlignment, RejectsOptionsOutOfRange) {
   const std::vector<float> weights(2 * 2 * 2 * 2, 0.25f);  // [L=2, H=2, T=2, S=2]
   const CrossAttentionView view{weights.data(), 2, 2, 2, 2};

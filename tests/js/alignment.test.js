@@ -137,3 +137,42 @@ describe('crossattn align', () => {
     expect(badLayer.stderr).toMatch(/InvalidInputError/);
   });
 });
+
+describe('alignSymmetric (both directions)', () => {
+  let enDe, deEn;
+  beforeAll(async () => {
+    enDe = await Translator.load(`${ROOT}models/tatoeba-en-de/tatoeba-en-de.int8.crossattn`);
+    deEn = await Translator.load(`${ROOT}models/tatoeba-de-en/tatoeba-de-en.int8.crossattn`);
+  });
+  afterAll(() => { enDe.dispose(); deEn.dispose(); });
+
+  test('averages the word attention of both models and links the average', async () => {
+    const [en, de] = ['A black dog runs through the snow.', 'Ein schwarzer Hund rennt durch den Schnee.'];
+    const alignment = { method: 'argmax' };
+    const forward = (await enDe.align(en, de, { alignment })).alignment;   // [de words][en words]
+    const backward = (await deEn.align(de, en, { alignment })).alignment;  // [en words][de words]
+    const both = await enDe.alignSymmetric(deEn, en, de, { alignment });
+    expect(both.weights).toHaveLength(de.split(' ').length);
+    both.weights.forEach((row, t) => row.forEach((w, s) => {
+      expect(w).toBeCloseTo((forward.weights[t][s] + backward.weights[s][t]) / 2, 6);
+    }));
+    // argmax of each averaged row
+    expect(both.links).toEqual(both.weights.map((row, t) => [row.indexOf(Math.max(...row)), t]));
+    expect(pharaoh(both)).toMatch(/^0-0 1-1 2-2 3-3 /);  // Ein-A schwarzer-black Hund-dog rennt-runs
+  });
+
+  test('crossattn align --symmetric uses the catalog model of the other direction, as the API does', async () => {
+    const r = spawnSync('node', [`${ROOT}dist/cli.js`, 'align', '--src', `${GOLD}.en`, '--tgt', `${GOLD}.de`, '--symmetric'],
+                        { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n').slice(0, -1);
+    expect(lines[5]).toBe(pharaoh(await enDe.alignSymmetric(deEn, src[5], tgt[5])));
+    expect(alignmentErrorRate(gold, lines).aer).toBeLessThan(0.3);
+  });
+
+  test('a model of the same direction, or subword links, are a clear error', async () => {
+    await expect(enDe.alignSymmetric(enDe, 'A dog.', 'Ein Hund.')).rejects.toThrow(InvalidInputError);
+    await expect(enDe.alignSymmetric(deEn, 'A dog.', 'Ein Hund.', { alignment: { mergeSubwords: false } })).rejects.toThrow(/words/);
+    expect(pharaoh(await enDe.alignSymmetric(deEn, 'A dog.', 'Ein Hund.'))).toBe('0-0 1-1');
+  });
+});
