@@ -8,6 +8,8 @@ export class CrossattnError extends Error {
     this.name = new.target.name;
   }
 }
+/** A model or wasm file could not be read or fetched: missing, unreachable, not a file, or too large. */
+export class LoadError extends CrossattnError {}
 /** The model file is truncated, corrupt or inconsistent with its config. */
 export class ModelFormatError extends CrossattnError {}
 /** Text or an option the engine cannot take (not UTF-8, max length out of range, ...). */
@@ -26,6 +28,7 @@ export class DisposedError extends CrossattnError {}
 export class WorkerError extends CrossattnError {}
 
 const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
+  LoadError,
   ModelFormatError,
   InvalidInputError,
   InputTooLongError,

@@ -15,6 +15,7 @@ export {
   WorkerError,
   InputTooLongError,
   InvalidInputError,
+  LoadError,
   ModelFormatError,
   OutOfMemoryError,
   TokenizerError,

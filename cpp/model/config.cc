@@ -51,7 +51,10 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   const auto layer_norm = get<std::string>(j, "layer_norm");
   if (layer_norm != "pre" && layer_norm != "post") fail("layer_norm must be 'pre' or 'post'");
   c.pre_norm = layer_norm == "pre";
-  c.layer_norm_eps = get_or<float>(j, "layer_norm_eps", 1e-5f);
+  // Read as double: a value past float's range must not silently become infinity.
+  const double layer_norm_eps = get_or<double>(j, "layer_norm_eps", 1e-5);
+  if (!(layer_norm_eps >= 1e-30 && layer_norm_eps <= 0.1)) fail("layer_norm_eps must be a small positive number, in [1e-30, 0.1]");
+  c.layer_norm_eps = static_cast<float>(layer_norm_eps);
   c.embed_scale = get<bool>(j, "embed_scale");
   if (get_or<std::string>(j, "positional_encoding", "sinusoidal") != "sinusoidal") {
     fail("only sinusoidal positional_encoding is supported");

@@ -91,6 +91,15 @@ TEST_F(ModelFileTest, InconsistentHeaderIsACleanError) {
     p.header["__metadata__"]["config"] = config.dump();
     EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
   }
+  // A layer_norm_eps that is infinite as a float, or not a small positive number, would make every
+  // layer norm return zeros or NaN: the model would load and translate everything into nothing.
+  for (double eps : {1e300, 1e39, 0.0, -1e-5, 0.5}) {
+    Parts p = split(bytes);
+    auto config = nlohmann::json::parse(p.header["__metadata__"]["config"].get<std::string>());
+    config["layer_norm_eps"] = eps;
+    p.header["__metadata__"]["config"] = config.dump();
+    EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat) << "layer_norm_eps " << eps;
+  }
 }
 
 TEST_F(ModelFileTest, CorruptTokenizerIsACleanError) {
