@@ -67,6 +67,12 @@ Translation prepare(const Tokenizer& tokenizer, const ModelConfig& c, const std:
 
 constexpr int kMaxBeamSize = 64;
 
+// The work budget of one call, checked before any decoding (docs/api.md, "Limits"): the decoder
+// row-steps of one sentence, beam_size x its maximum target length (beam 8 over 512 tokens takes
+// about 5 s in wasm on 2 cores), and the cross-attention kept for the probes of the whole call.
+constexpr long long kMaxBeamSteps = 4096;
+constexpr long long kMaxAttentionBytes = 256ll << 20;
+
 bool special(const ModelConfig& c, int id) { return id == c.eos_id || id == c.bos_id || id == c.pad_id; }
 
 // The sentence and word confidence of a finished translation from its token log-probabilities.
@@ -145,6 +151,29 @@ void check_options(const ModelConfig& c, const TranslateOptions& o) {
   if (o.n_best < 1 || o.n_best > o.beam_size) fail("n_best must lie in 1 .. beam_size");
   if (!std::isfinite(o.length_penalty)) fail("length_penalty must be finite");
   if (o.repeat_limit < 0) fail("repeat_limit must be >= 0 (0 turns the repetition guard off)");
+}
+
+// Refuses, before any work, a call whose decoding would exceed the work budget.
+void check_budget(const ModelConfig& c, const TranslateOptions& o, const std::vector<int>& src_lens,
+                  const std::vector<int>& max_lengths) {
+  const bool attention = o.attention || o.alignment.has_value();
+  long long attention_bytes = 0;
+  for (size_t i = 0; i < src_lens.size(); ++i) {
+    const long long steps = static_cast<long long>(o.beam_size) * max_lengths[i];
+    if (steps > kMaxBeamSteps) {
+      throw Error(ErrorCode::kInvalidInput,
+                  "beam_size " + std::to_string(o.beam_size) + " x up to " + std::to_string(max_lengths[i]) +
+                      " target tokens = " + std::to_string(steps) + " decoder steps for one sentence; the limit is " +
+                      std::to_string(kMaxBeamSteps) + ": lower beam_size or max_length");
+    }
+    if (attention) attention_bytes += steps * c.decoder_layers * c.n_heads * src_lens[i] * static_cast<long long>(sizeof(float));
+  }
+  if (attention_bytes > kMaxAttentionBytes) {
+    throw Error(ErrorCode::kInvalidInput,
+                "keeping the cross-attention of this call would take " + std::to_string(attention_bytes >> 20) +
+                    " MiB; the limit is " + std::to_string(kMaxAttentionBytes >> 20) +
+                    " MiB: translate fewer or shorter sentences at once, lower beam_size, or turn attention off");
+  }
 }
 
 // floor(ratio * S + offset), at least 1 and at most the cap.
@@ -229,15 +258,17 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
       throw Error(e.code(), "text " + std::to_string(i) + ": " + e.what());
     }
   }
-  std::vector<int> max_lengths;
-  st->encoder_outs.reserve(texts.size());
+  std::vector<int> max_lengths, src_lens;
   for (size_t i = 0; i < st->results.size(); ++i) {
     const std::vector<int>& src_ids = st->results[i].source_ids;
     if (src_ids.empty()) continue;
-    st->encoder_outs.push_back(model_->encode(src_ids));
-    max_lengths.push_back(max_target_length(c, options, static_cast<int>(src_ids.size())));
+    src_lens.push_back(static_cast<int>(src_ids.size()));
+    max_lengths.push_back(max_target_length(c, options, src_lens.back()));
     st->decoded.push_back(i);
   }
+  check_budget(c, options, src_lens, max_lengths);
+  st->encoder_outs.reserve(st->decoded.size());
+  for (size_t i : st->decoded) st->encoder_outs.push_back(model_->encode(st->results[i].source_ids));
   st->emitted.assign(st->decoded.size(), 0);
   st->complete.assign(st->decoded.size(), 0);
   std::vector<const Matrix*> inputs;

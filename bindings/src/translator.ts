@@ -206,7 +206,7 @@ export class Translator {
   async translate(text: string, options?: TranslateOptions): Promise<Translation | HtmlTranslation>;
   async translate(text: string, options: TranslateOptions = {}): Promise<Translation | HtmlTranslation> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string');
-    if (options.html) return this.translateHtml(text, options);
+    if (typeof options === 'object' && options?.html) return this.translateHtml(text, options);
     const { results, ms } = await this.run([text], options);
     return toTranslation(results[0], ms);
   }

@@ -68,6 +68,34 @@ TEST_F(TranslatorTest, TokenLogProbsOfTheSearchAreThoseOfForcedDecodingAndMakeTh
   }
 }
 
+TEST_F(TranslatorTest, AWorkBudgetRefusesHugeSearchesBeforeTheyStartAndNothingElse) {
+  std::string long_text;
+  for (int i = 0; i < 300; ++i) long_text += "the ";
+  TranslateOptions huge;
+  huge.beam_size = 64;
+  huge.n_best = 64;
+  huge.early_stopping = false;
+  try {
+    translator.translate(long_text, huge);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidInput);
+    EXPECT_NE(std::string(e.what()).find("the limit is 4096"), std::string::npos) << e.what();
+  }
+  // The same beam on a short sentence is within the budget, and the translator is unharmed.
+  EXPECT_FALSE(translator.translate("A dog runs.", huge).text.empty());
+  // Attention kept for many long sentences at once (10 x 4 x 512 steps x 3 x 4 heads x 301 source
+  // tokens x 4 bytes = 296 MiB): refused by its size, though each sentence is within its steps.
+  TranslateOptions wide;
+  wide.beam_size = 4;
+  wide.max_length = 512;
+  const std::vector<std::string> batch(10, long_text);
+  EXPECT_THROW(translator.translate_batch(batch, wide), Error);
+  wide.attention = false;  // without attention the same batch is only bounded by its steps
+  wide.max_length = 8;
+  EXPECT_EQ(translator.translate_batch(batch, wide).size(), 10u);
+}
+
 TEST_F(TranslatorTest, EmptyAndBlankTextGiveEmptyTranslations) {
   for (const std::string text : {"", "   ", "\n\t"}) {
     const auto r = translator.translate(text, {});

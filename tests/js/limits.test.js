@@ -93,3 +93,16 @@ test('bad arguments are InvalidInputError', async () => {
   await expect(translator.translateBatch(['A dog.', 7])).rejects.toBeInstanceOf(InvalidInputError);
   await expectStillUsable();
 });
+
+test('the worst call within every option range is refused by the work budget before it starts', async () => {
+  const worst = { beamSize: 64, nBest: 64, earlyStopping: false, lengthPenalty: 2 };
+  const error = await translator.translate('the '.repeat(505), worst).then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(InvalidInputError);
+  expect(error.message).toMatch(/beam_size 64 x up to 512 target tokens = 32768 decoder steps for one sentence; the limit is 4096/);
+  const many = await translator.translateBatch(Array(12).fill('the '.repeat(300)), { beamSize: 4, maxLength: 512 }).then(() => null, (e) => e);
+  expect(many).toBeInstanceOf(InvalidInputError);
+  expect(many.message).toMatch(/cross-attention of this call would take \d+ MiB; the limit is 256 MiB/);
+  // Within the budget the same options work, and the translator is as before.
+  expect((await translator.translate('A dog runs.', worst)).hypotheses).toHaveLength(64);
+  await expectStillUsable();
+});
