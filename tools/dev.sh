@@ -13,7 +13,7 @@ export NODE_PATH=/usr/share/nodejs
 # Serving needs the WebAssembly build only; testing also the native build, PyTorch and a browser.
 PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev)
 [ "$mode" = serve ] || PACKAGES+=(g++ pkg-config libgtest-dev libsentencepiece-dev chromium python3-torch
-                                 python3-sentencepiece libopenblas0-openmp)
+                                 python3-sentencepiece libopenblas0-openmp clang libclang-rt-dev)
 # Node 20 may come from elsewhere than Debian (whose nodejs is older): install it only when absent.
 command -v node > /dev/null || PACKAGES+=(nodejs npm)
 
@@ -88,6 +88,16 @@ run_tests() {
   /usr/bin/python3 models/quantize.py --model build/smoke/smoke.crossattn --out build/smoke/smoke.int8.crossattn
   CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.int8.crossattn \
     build/native/tests/cpp/crossattn_tests --gtest_filter='Decoding*:KVCache*'
+
+  step "fuzzing (libFuzzer, ASan, UBSan): 60 s per harness from the smoke model and its seeds (docs/reliability.md)"
+  CXX=clang++ cmake -S . -B build/fuzz -DCROSSATTN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+  cmake --build build/fuzz -j"$(nproc)"
+  mkdir -p build/fuzz/corpus/model build/fuzz/corpus/text
+  cp build/smoke/smoke.crossattn build/smoke/smoke.int8.crossattn build/fuzz/corpus/model/
+  build/fuzz/tests/fuzz/model_file_fuzzer build/fuzz/corpus/model \
+    -seed=1 -max_total_time=60 -rss_limit_mb=4096 -print_final_stats=1 2>&1 | tail -12
+  CROSSATTN_FUZZ_MODEL=$PWD/build/smoke/smoke.crossattn build/fuzz/tests/fuzz/translate_fuzzer build/fuzz/corpus/text \
+    tests/fuzz/seeds/text -seed=1 -max_total_time=60 -max_len=512 -print_final_stats=1 2>&1 | tail -12
 
   step "JS tests (Vitest): the wasm engine in Node"
   npx vitest run --config tests/js/vitest.config.js
