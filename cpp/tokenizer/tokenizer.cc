@@ -5,11 +5,13 @@
 #include <algorithm>
 
 #include "error.h"
+#include "tokenizer/spm_check.h"
 
 namespace crossattn {
 namespace {
 
 std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::string& bytes, const char* side) {
+  check_spm_model(bytes);  // SentencePiece would read damaged normalization rules out of bounds
   auto processor = std::make_unique<sentencepiece::SentencePieceProcessor>();
   const auto status = processor->LoadFromSerializedProto(bytes);
   if (!status.ok()) {
