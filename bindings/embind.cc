@@ -190,19 +190,17 @@ class WasmTranslator {
  public:
   explicit WasmTranslator(crossattn::Translator translator) : translator_(std::move(translator)) {}
 
-  /// {text, sourceTokens, targetTokens, sourceIds, targetIds, tokenLogProbs: Float32Array [T] or null,
+  /// A translation as JavaScript sees it (to_value), the unit of translate_batch, align and
+  /// WasmJob::finish: {text, sourceTokens, targetTokens, sourceIds, targetIds, tokenLogProbs: Float32Array [T] or null,
   ///  logProb, score, confidence, wordConfidence: Float32Array [W] or null, hypotheses: [{text,
   ///  targetTokens, targetIds, tokenLogProbs, logProb, score}] (n-best, best first), layers, heads, sourceWords,
   ///  targetWords, sourceWordOfToken, targetWordOfToken, crossAttention: Float32Array
   ///  [layers * heads * T * S] or null, residual: Float32Array [layers * T * 3] or null,
   ///  alignment: {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}
-  ///  or null} or {error}. `options` is a checked TranslateOptions object (translator.ts).
-  val translate(const std::string& text, const val& options) const {
-    return guarded([&] { return to_value(translator_.translate(text, parse(options))); });
-  }
-
-  /// {results: [one object as translate() returns per text]} or {error}, for an array of strings,
-  /// decoded together as one batch (Translator::translate_batch).
+  ///  or null}. `options` is always a checked TranslateOptions object (translator.ts).
+  ///
+  /// translate_batch: {results: [one translation per text]} or {error}, for an array of strings,
+  /// decoded together as one batch (Translator::translate_batch); a single text is a batch of one.
   val translate_batch(const val& texts, const val& options) const {
     return guarded([&] {
       return results_value(translator_.translate_batch(emscripten::vecFromJSArray<std::string>(texts), parse(options)));
@@ -275,7 +273,6 @@ val load_translator(const val& bytes) {
 
 EMSCRIPTEN_BINDINGS(crossattn) {
   emscripten::class_<WasmTranslator>("WasmTranslator")
-      .function("translate", &WasmTranslator::translate)
       .function("translateBatch", &WasmTranslator::translate_batch)
       .function("align", &WasmTranslator::align)
       .function("start", &WasmTranslator::start)

@@ -7,8 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { interpolateBlues } from 'd3-scale-chromatic';
-import { Translator } from '../dist/index.js';
-import { meanEntropy as entropy } from '../web/head-grid.js';
+import { Translator, meanEntropy as entropy } from '../dist/index.js';
 import { readLines } from './bleu.js';
 
 const { values: args } = parseArgs({

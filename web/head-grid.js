@@ -2,16 +2,8 @@
 // mean attention entropy (nats): low entropy means sharp, alignment-like attention; log(S) would
 // be uniform. Clicking a head shows it in the large heatmap.
 import { interpolateBlues } from 'd3-scale-chromatic';
+import { meanEntropy } from '../dist/index.js';
 import { el } from './svg.js';
-
-/** Mean over target rows of -sum_s p log p for rows [T][S] (nats). */
-export function meanEntropy(rows) {
-  let total = 0;
-  for (const row of rows) {
-    for (const p of row) if (p > 0) total -= p * Math.log(p);
-  }
-  return total / rows.length;
-}
 
 /**
  * Draws attention [layers][heads][T][S] as a grid of small heatmaps into container;

@@ -39,7 +39,6 @@ export interface WasmJob {
   delete(): void;
 }
 export interface WasmTranslator {
-  translate(text: string, options: EngineOptions): Result<EngineTranslation>;
   translateBatch(texts: string[], options: EngineOptions): Result<{ results: EngineTranslation[] }>;
   align(source: string, target: string, options: EngineOptions): Result<EngineTranslation>;
   start(texts: string[], options: EngineOptions): Result<{ job: WasmJob }>;

@@ -2,6 +2,7 @@
 export { Translator } from './translator.js';
 export { joinParagraphs, splitParagraphs, splitSentences } from './sentences.js';
 export { pharaoh } from './alignment.js';
+export { meanEntropy } from './attention.js';
 export { modelFor, parseCatalog } from './model-catalog.js';
 export type { CatalogEntry } from './model-catalog.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
