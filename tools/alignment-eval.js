@@ -21,7 +21,9 @@ const DEV = [0, src.length / 2], TEST = [src.length / 2, src.length];
 const translator = await Translator.load(args.model);
 const { decoderLayers, nHeads } = translator.config;
 
-async function score(alignment, [begin, end]) {
+// A setting's `heads: []` means all heads: the engine's default, so it is left out.
+async function score({ heads, ...rest }, [begin, end]) {
+  const alignment = heads.length ? { heads, ...rest } : rest;
   const hyps = [];
   for (let i = begin; i < end; ++i) hyps.push(pharaoh((await translator.align(src[i], tgt[i], { attention: false, alignment })).alignment));
   return alignmentErrorRate(gold.slice(begin, end), hyps);

@@ -73,8 +73,12 @@ export function checkAlignmentOptions(alignment: boolean | AlignmentOptions | un
     throw new InvalidInputError('alignment must be a boolean or an AlignmentOptions object');
   }
   const { layers, heads, method, threshold, shift, mergeSubwords } = alignment;
-  if (layers !== undefined && !isIntegerArray(layers)) throw new InvalidInputError('alignment.layers must be an array of integers');
-  if (heads !== undefined && !isIntegerArray(heads)) throw new InvalidInputError('alignment.heads must be an array of integers');
+  if (layers !== undefined && (!isIntegerArray(layers) || layers.length === 0)) {
+    throw new InvalidInputError('alignment.layers must be a non-empty array of integers (leave it out for the default)');
+  }
+  if (heads !== undefined && (!isIntegerArray(heads) || heads.length === 0)) {
+    throw new InvalidInputError('alignment.heads must be a non-empty array of integers (leave it out for all heads)');
+  }
   if (method !== undefined && !METHODS.includes(method)) {
     throw new InvalidInputError(`alignment.method must be one of ${METHODS.join(', ')}`);
   }

@@ -3,6 +3,7 @@
 #include <sentencepiece_processor.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "error.h"
 #include "tokenizer/spm_check.h"
@@ -10,13 +11,20 @@
 namespace crossattn {
 namespace {
 
+// SentencePiece's message without the source location it prepends ("/build/.../normalizer.cc(286)
+// [condition] "): a user is told what is wrong with their model, not where the library was built.
+std::string spm_message(const sentencepiece::util::Status& status) {
+  static const std::regex location(R"([^ ]*\.(cc|h)\(\d+\) (\[[^\]]*\] )?)");
+  return std::regex_replace(status.ToString(), location, "");
+}
+
 std::unique_ptr<sentencepiece::SentencePieceProcessor> load_spm(const std::string& bytes, const char* side) {
   check_spm_model(bytes);  // SentencePiece would read damaged normalization rules out of bounds
   auto processor = std::make_unique<sentencepiece::SentencePieceProcessor>();
   const auto status = processor->LoadFromSerializedProto(bytes);
   if (!status.ok()) {
     throw Error(ErrorCode::kTokenizer, std::string("cannot load the ") + side + " SentencePiece model: " +
-                                           status.ToString());
+                                           spm_message(status));
   }
   return processor;
 }
@@ -122,7 +130,7 @@ Encoding Tokenizer::encode(const std::string& text, Side side) const {
   std::string spaced = text;  // control characters as spaces, byte for byte, so offsets still match text
   std::replace_if(spaced.begin(), spaced.end(), is_space, ' ');
   const auto status = processor.Encode(spaced, spt.mutable_proto());
-  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + status.ToString());
+  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + spm_message(status));
   Encoding out;
   const auto spans = word_spans(text);
   out.words = words_at(text, spans);
@@ -157,7 +165,7 @@ const std::string& Tokenizer::piece(int id) const {
 std::string Tokenizer::decode_pieces(const std::vector<std::string>& pieces) const {
   std::string text;
   const auto status = target_->Decode(pieces, &text);
-  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot decode: " + status.ToString());
+  if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot decode: " + spm_message(status));
   return text;
 }
 

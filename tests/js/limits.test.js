@@ -94,11 +94,25 @@ test('bad arguments are InvalidInputError', async () => {
   await expectStillUsable();
 });
 
+test('option errors name the options as a JavaScript caller wrote them; empty layer or head lists are refused', async () => {
+  for (const [options, name] of [[{ beamSize: 0 }, 'beamSize'], [{ beamSize: 2, nBest: 3 }, 'nBest'], [{ repeatLimit: -1 }, 'repeatLimit'],
+                                 [{ maxLength: 100000 }, 'maxLength']]) {
+    const error = await translator.translate('A dog.', options).then(() => null, (e) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect(error.message).toContain(name);
+    expect(error.message).not.toMatch(/beam_size|n_best|max_length\b|length_penalty|repeat_limit|early_stopping/);
+  }
+  for (const alignment of [{ layers: [] }, { heads: [] }]) {
+    await expect(translator.translate('A dog.', { alignment })).rejects.toThrow(/non-empty array/);
+  }
+  await expectStillUsable();
+});
+
 test('the worst call within every option range is refused by the work budget before it starts', async () => {
   const worst = { beamSize: 64, nBest: 64, earlyStopping: false, lengthPenalty: 2 };
   const error = await translator.translate('the '.repeat(505), worst).then(() => null, (e) => e);
   expect(error).toBeInstanceOf(InvalidInputError);
-  expect(error.message).toMatch(/beam_size 64 x up to 512 target tokens = 32768 decoder steps for one sentence; the limit is 4096/);
+  expect(error.message).toMatch(/beamSize 64 x up to 512 target tokens = 32768 decoder steps for one sentence; the limit is 4096: lower beamSize or maxLength/);
   const many = await translator.translateBatch(Array(12).fill('the '.repeat(300)), { beamSize: 4, maxLength: 512 }).then(() => null, (e) => e);
   expect(many).toBeInstanceOf(InvalidInputError);
   expect(many.message).toMatch(/cross-attention of this call would take \d+ MiB; the limit is 256 MiB/);
