@@ -17,6 +17,7 @@ if [ -z "$spm_src" ]; then
   spm_src=$(ls -d "$cache"/sentencepiece/sentencepiece-*/ | head -n 1)
 fi
 
+mkdir -p "$root/build"
 flags="-O3 -msimd128 -fwasm-exceptions -DNDEBUG"
 emcmake cmake -S "$root" -B "$root/build/wasm" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
