@@ -44,14 +44,16 @@ build() {
   # npm install, not npm ci: the registry reachable here serves only this platform's optional packages,
   # so the lock file lacks the others and npm ci would refuse it. The locked versions still apply.
   [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --no-save
+  # The WebAssembly build first, as serve runs it alone: a step it relies on is then never made by
+  # the native build before it.
+  step "WebAssembly build"
+  bash bindings/build-wasm.sh
+  npm run --silent build:ts
   if [ "$mode" != serve ]; then
     step "native build"
     cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
     cmake --build build/native -j"$(nproc)"
   fi
-  step "WebAssembly build"
-  bash bindings/build-wasm.sh
-  npm run --silent build:ts
 }
 
 run_tests() {
