@@ -76,21 +76,18 @@ struct BeamSearch::Sentence {
     return count;
   }
 
-  // The target ids from the root to `node` [T], and each one's log-probability [T].
-  void path(int node, std::vector<int>& ids, std::vector<float>& token_log_probs) const {
-    ids.resize(nodes[node].depth);
-    token_log_probs.resize(nodes[node].depth);
-    for (int n = node; nodes[n].depth > 0; n = nodes[n].parent) {
-      ids[nodes[n].depth - 1] = nodes[n].token;
-      token_log_probs[nodes[n].depth - 1] = nodes[n].token_log_prob;
-    }
+  // The target ids from the root to `node` [T].
+  std::vector<int> path(int node) const {
+    std::vector<int> ids(nodes[node].depth);
+    for (int n = node; nodes[n].depth > 0; n = nodes[n].parent) ids[nodes[n].depth - 1] = nodes[n].token;
+    return ids;
   }
 
-  std::vector<int> path(int node) const {
-    std::vector<int> ids;
-    std::vector<float> token_log_probs;
-    path(node, ids, token_log_probs);
-    return ids;
+  // The log-probability of each of those ids [T] (a finished hypothesis' scores, read once).
+  std::vector<float> token_log_probs(int node) const {
+    std::vector<float> out(nodes[node].depth);
+    for (int n = node; nodes[n].depth > 0; n = nodes[n].parent) out[nodes[n].depth - 1] = nodes[n].token_log_prob;
+    return out;
   }
 
   int add_node(int parent, int token, float token_log_prob) {
@@ -259,7 +256,8 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
     for (size_t rank = 0; rank < n; ++rank) {
       const Finished& f = s.finished[rank];
       Hypothesis h;
-      s.path(f.node, h.ids, h.token_log_probs);
+      h.ids = s.path(f.node);
+      h.token_log_probs = s.token_log_probs(f.node);
       h.log_prob = f.log_prob;
       h.score = f.score;
       out[i].push_back(std::move(h));
