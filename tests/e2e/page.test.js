@@ -3,12 +3,11 @@
 // per-head grid and the explain view, and fails on any request that leaves the page's origin.
 // Saves screenshots to build/e2e/.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
+import { launchChromium, translateOn, waitForCachedModels } from './browser.js';
 
 const SCREENSHOTS = new URL('../../build/e2e/', import.meta.url);
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let server, url, browser, page;
 const foreignRequests = [];
@@ -17,11 +16,7 @@ const pageErrors = [];
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   ({ server, url } = await serve(0));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-           '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   const origin = new URL(url).origin;
   // Every request, from the page or its worker, must stay on the page's origin.
@@ -76,14 +71,10 @@ test('translates in the browser and shows one heatmap row per target token', asy
 });
 
 test('confidence: a sentence the model is unsure of is flagged in words, its doubtful words marked; a sure one is not', async () => {
-  const sure = 'Where is the station?';
-  await page.fill('#source', sure);
-  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, sure);
+  await translateOn(page, 'Where is the station?');
   expect(await page.isHidden('#confidence-warning')).toBe(true);
   expect(Number(await page.getAttribute('#target .sentence', 'data-confidence'))).toBeGreaterThanOrEqual(0.4);
-  const unsure = 'The parliamentary committee postponed the ratification of the fisheries agreement indefinitely.';
-  await page.fill('#source', unsure);
-  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, unsure);
+  await translateOn(page, 'The parliamentary committee postponed the ratification of the fisheries agreement indefinitely.');
   expect(await page.textContent('#confidence-warning')).toMatch(/unsure of this translation/);
   expect(await page.$$eval('#target .sentence.doubtful', (s) => s.length)).toBe(1);
   expect(await page.$$eval('#target .unsure', (w) => w.length)).toBeGreaterThan(0);
@@ -326,16 +317,11 @@ test('offline after one visit: with the network off, a reload loads the page and
   // Both directions once, so that both models are cached.
   await visit.click('#swap');
   await visit.waitForFunction(() => document.body.dataset.direction === 'de-en' && !document.querySelector('#load:not([hidden])'));
-  await visit.waitForFunction(() => caches.keys().then(async (keys) => {
-    const cache = await caches.open(keys[0]);
-    return (await cache.keys()).filter((r) => r.url.endsWith('.crossattn')).length === 2;
-  }), null, { timeout: 60_000 });
+  await waitForCachedModels(visit, 2);
   await context.setOffline(true);
   await visit.reload();
   await visit.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
-  const source = 'Ich bin sehr müde.';
-  await visit.fill('#source', source);
-  await visit.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+  await translateOn(visit, 'Ich bin sehr müde.');
   expect(await visit.textContent('#target')).toMatch(/tired/);
   expect(await visit.isHidden('#error')).toBe(true);
   await context.close();

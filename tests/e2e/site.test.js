@@ -5,13 +5,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildSite } from '../../web/build.js';
+import { launchChromium, translateOn, waitForCachedModels } from './browser.js';
 
 const SITE = fileURLToPath(new URL('../../build/e2e/site/', import.meta.url));
 const PREFIX = '/some/deep/prefix/';
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
                 '.md': 'text/markdown' };
 
@@ -54,11 +53,7 @@ beforeAll(async () => {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-           '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -81,21 +76,14 @@ test('the static build works from a subpath of a plain static server, and offlin
   await page.goto(`${origin}${PREFIX}`);  // the redirect to web/
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
   expect(new URL(page.url()).pathname).toBe(`${PREFIX}web/`);
-  const source = 'Where is the station?';
-  await page.fill('#source', source);
-  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
+  await translateOn(page, 'Where is the station?');
   expect(await page.textContent('#target')).toMatch(/Bahnhof/);
-  await page.waitForFunction(() => caches.keys().then(async (keys) => {
-    const cache = keys.length ? await caches.open(keys[0]) : null;
-    return (await cache?.keys() ?? []).some((r) => r.url.endsWith('.crossattn'));
-  }), null, { timeout: 60_000 });
+  await waitForCachedModels(page, 1);
 
   await context.setOffline(true);
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
-  const again = 'I am very tired.';
-  await page.fill('#source', again);
-  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, again);
+  await translateOn(page, 'I am very tired.');
   expect(await page.textContent('#target')).toMatch(/müde/);
   expect(await page.isHidden('#error')).toBe(true);
   await context.close();

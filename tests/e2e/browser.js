@@ -1,0 +1,28 @@
+// What the browser tests share: Debian's chromium launched headless and quiet, and the page steps
+// every test repeats (type a text and wait for its translation; wait until the models are cached).
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Debian's chromium, headless, with no background traffic of its own. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+/** Types `text` into the page's source box and waits until its translation and heatmap are shown. */
+export async function translateOn(page, text) {
+  await page.fill('#source', text);
+  await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, text);
+}
+
+/** Waits until the service worker's cache holds `count` model files. */
+export async function waitForCachedModels(page, count) {
+  await page.waitForFunction((n) => caches.keys().then(async (keys) => {
+    const cache = keys.length ? await caches.open(keys[0]) : null;
+    return (await cache?.keys() ?? []).filter((r) => r.url.endsWith('.crossattn')).length >= n;
+  }), count, { timeout: 60_000 });
+}
