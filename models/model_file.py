@@ -3,9 +3,11 @@
 Shared by train.py and export.py (checkpoint averaging), export.py (writes a trained run),
 quantize.py (int8 from a model file) and bench/export_onnx.py (the same weights for onnxruntime-web).
 """
+import argparse
 import json
 import re
 import struct
+import zlib
 
 import torch
 
@@ -48,10 +50,17 @@ def engine_name(name):
     return name
 
 
+CHECKSUM_ZEROS = "crc32:00000000"
+
+
 def write_safetensors(path, tensors, metadata):
     """Writes {name: tensor} and a {str: str} metadata map as safetensors, wider dtypes first so that
-    every tensor stays aligned to its element size, and the header padded to 8 bytes."""
+    every tensor stays aligned to its element size, and the header padded to 8 bytes. A model file
+    (metadata format "crossattn") gets its `checksum` (docs/model-format.md): the CRC-32 of the whole
+    file with the checksum's 8 hex digits read as zeros, written into those digits."""
     order = sorted(tensors, key=lambda n: (-tensors[n].element_size(), n))
+    if metadata.get("format") == FORMAT:
+        metadata = {**metadata, "checksum": CHECKSUM_ZEROS}
     header, offset, blobs = {"__metadata__": metadata}, 0, []
     for name in order:
         t = tensors[name].contiguous()
@@ -61,11 +70,20 @@ def write_safetensors(path, tensors, metadata):
         offset += len(data)
     header_bytes = json.dumps(header, separators=(",", ":")).encode("utf-8")
     header_bytes += b" " * (-len(header_bytes) % 8)
+    head = struct.pack("<Q", len(header_bytes)) + header_bytes
+    if "checksum" in metadata:
+        crc = zlib.crc32(b"".join(blobs), zlib.crc32(head))
+        head = head.replace(CHECKSUM_ZEROS.encode(), f"crc32:{crc:08x}".encode(), 1)
     with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(header_bytes)))
-        f.write(header_bytes)
+        f.write(head)
         for blob in blobs:
             f.write(blob)
+
+
+def stamp(path):
+    """Rewrites a model file with its checksum (the same tensors and metadata, checksum recomputed)."""
+    tensors, metadata = read_safetensors(path)
+    write_safetensors(path, tensors, metadata)
 
 
 def read_safetensors(path):
@@ -102,3 +120,11 @@ def load_model(path):
         state[key] = t.float()
     model.load_state_dict(state)
     return model.eval(), config, tensors, metadata
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description="Rewrites model files with their checksum (docs/model-format.md).")
+    ap.add_argument("--stamp", nargs="+", required=True, metavar="FILE", help="model files to rewrite in place")
+    for file in ap.parse_args().stamp:
+        stamp(file)
+        print(f"{file}: {read_safetensors(file)[1]['checksum']}")

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "error.h"
+#include "model/checksum.h"
 #include "model/safetensors.h"
 
 namespace crossattn {
@@ -26,6 +27,12 @@ ModelFile ModelFile::parse(const uint8_t* data, size_t size) {
     fail_model_format("format_version '" + file.metadata("format_version") + "' is not supported (this engine reads " +
          kFormatVersion + ")");
   }
+  // A fuzzing build skips the checksum, so that the fuzzer's mutations reach the parsers behind it.
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  if (const std::string* checksum = file.find_metadata("checksum")) {
+    verify_checksum(data, size, file.header_bytes(), *checksum);
+  }
+#endif
   ModelFile model;
   model.config = ModelConfig::from_json(file.metadata("config"));
   try {

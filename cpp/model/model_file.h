@@ -19,7 +19,9 @@ struct ModelFile {
   std::vector<std::string> vocab;      // [vocab_size] pieces, id = index
 
   /// Parses `size` bytes of a model file. Raises Error(kModelFormat) for anything truncated,
-  /// corrupt or inconsistent (see SafeTensors::parse and TransformerWeights::load).
+  /// corrupt or inconsistent (see SafeTensors::parse and TransformerWeights::load), and for any
+  /// damaged byte when the file has a `checksum` (model/checksum.h), as every file export.py and
+  /// quantize.py write does.
   static ModelFile parse(const uint8_t* data, size_t size);
 };
 

@@ -65,6 +65,7 @@ SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
   const uint8_t* blob = data + 8 + header_len;
   const uint64_t blob_size = size - 8 - header_len;
   SafeTensors file;
+  file.header_bytes_ = static_cast<size_t>(8 + header_len);
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") {
       if (!entry.is_object()) fail_model_format("__metadata__ is not an object");
@@ -121,6 +122,11 @@ const std::string& SafeTensors::metadata(const std::string& key) const {
   auto it = metadata_.find(key);
   if (it == metadata_.end()) fail_model_format("missing metadata '" + key + "'");
   return it->second;
+}
+
+const std::string* SafeTensors::find_metadata(const std::string& key) const {
+  auto it = metadata_.find(key);
+  return it == metadata_.end() ? nullptr : &it->second;
 }
 
 }  // namespace crossattn

@@ -38,10 +38,15 @@ class SafeTensors {
   const TensorView& tensor(const std::string& name) const;
   /// The "__metadata__" string called `key`; Error(kModelFormat) if it is missing.
   const std::string& metadata(const std::string& key) const;
+  /// The "__metadata__" string called `key`, or nullptr if the file has none.
+  const std::string* find_metadata(const std::string& key) const;
+  /// Bytes before the tensor data: the 8-byte length and the JSON header.
+  size_t header_bytes() const { return header_bytes_; }
 
  private:
   std::map<std::string, TensorView> tensors_;
   std::map<std::string, std::string> metadata_;
+  size_t header_bytes_ = 0;
 };
 
 }  // namespace crossattn
