@@ -47,6 +47,8 @@ export interface WasmTranslator {
   delete(): void;
 }
 export interface EngineModule {
+  /** The whole WebAssembly memory as bytes (a new view after each growth). */
+  HEAPU8: Uint8Array;
   loadTranslator(bytes: Uint8Array): { translator: WasmTranslator } | { error: EngineError };
 }
 export default function createCrossattnModule(options: { wasmBinary: ArrayBuffer | Uint8Array }): Promise<EngineModule>;

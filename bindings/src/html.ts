@@ -254,8 +254,11 @@ export async function translateHtml(html: string, lang: string, translate: Align
     let sourceOffset = 0;
     for (const n of seg.sentences) {
       const r = results[next++];
-      for (const [s, t] of r.links) links.push([s + sourceOffset, t + targetWords.length]);
-      targetWords.push(...r.text.split(/\s+/).filter(Boolean));
+      const words = r.text.split(/\s+/).filter(Boolean);
+      // A link outside the sentence's words (a translator's mistake) is dropped, never followed.
+      const inside = (i: number, size: number) => Number.isInteger(i) && i >= 0 && i < size;
+      for (const [s, t] of r.links) if (inside(s, n) && inside(t, words.length)) links.push([s + sourceOffset, t + targetWords.length]);
+      targetWords.push(...words);
       sourceOffset += n;
     }
     placeItems(seg.items, links, seg.words, targetWords);

@@ -166,12 +166,23 @@ function toTranslation(r: EngineTranslation, ms: number): Translation {
  */
 export class Translator {
   private engine: WasmTranslator | null;
+  private readonly module: EngineModule;
   /** The architecture of the loaded model. */
   readonly config: ModelConfig;
 
-  private constructor(engine: WasmTranslator) {
+  private constructor(module: EngineModule, engine: WasmTranslator) {
+    this.module = module;
     this.engine = engine;
     this.config = engine.config();
+  }
+
+  /**
+   * Bytes of WebAssembly memory this translator's instance holds: the model, the largest call's
+   * working memory, and free space. WebAssembly memory grows and never shrinks, so this is the
+   * high-water mark; it stays flat over any number of calls of the same size (tools/soak.js).
+   */
+  get memoryBytes(): number {
+    return this.module.HEAPU8.byteLength;
   }
 
   /**
@@ -187,7 +198,7 @@ export class Translator {
     const module: EngineModule = await createCrossattnModule({ wasmBinary });
     const loaded = module.loadTranslator(modelBytes);
     if ('error' in loaded) throw errorFromEngine(loaded.error);
-    return new Translator(loaded.translator);
+    return new Translator(module, loaded.translator);
   }
 
   /**
