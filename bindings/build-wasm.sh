@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly engine into dist/ with Debian's Emscripten (-msimd128, wasm exceptions).
-# SentencePiece is compiled from Debian's source package, fetched once into .cache/ (never committed).
+# SentencePiece is compiled from Debian's source package, which tools/dev.sh fetches once into
+# .cache/sentencepiece (never committed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=$root/.cache
@@ -8,13 +9,8 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}   # Emscripten's optimizer need
 
 spm_src=$(ls -d "$cache"/sentencepiece/sentencepiece-*/ 2>/dev/null | head -n 1 || true)
 if [ -z "$spm_src" ]; then
-  if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
-    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > /etc/apt/sources.list.d/debian-src.sources
-    apt-get update -qq
-  fi
-  mkdir -p "$cache/sentencepiece"
-  (cd "$cache/sentencepiece" && apt-get source -qq sentencepiece 2>/dev/null)
-  spm_src=$(ls -d "$cache"/sentencepiece/sentencepiece-*/ | head -n 1)
+  echo "build-wasm.sh: SentencePiece's source is not in .cache/sentencepiece; 'bash tools/dev.sh build' installs it" >&2
+  exit 1
 fi
 
 mkdir -p "$root/build"

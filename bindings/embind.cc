@@ -7,7 +7,10 @@
 
 #include <new>
 
+#include <nlohmann/json.hpp>
+
 #include "error.h"
+#include "options.h"
 #include "translator.h"
 
 namespace {
@@ -29,7 +32,7 @@ val guarded(Body&& body) {
   try {
     return body();
   } catch (const crossattn::Error& e) {
-    return error_value(crossattn::error_code_name(e.code()), e.what());
+    return error_value(crossattn::error_code_name(e.code()), crossattn::with_js_names(e.what()));
   } catch (const std::bad_alloc&) {
     return error_value("OutOfMemoryError", "the WebAssembly heap is exhausted");
   } catch (const std::exception& e) {
@@ -44,41 +47,12 @@ val to_array(const std::vector<T>& items) {
   return array;
 }
 
-crossattn::AlignmentMethod method(const std::string& name) {
-  if (name == "argmax") return crossattn::AlignmentMethod::kArgmax;
-  if (name == "threshold") return crossattn::AlignmentMethod::kThreshold;
-  if (name == "grow-diag-final-and") return crossattn::AlignmentMethod::kGrowDiagFinalAnd;
-  throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "unknown alignment method '" + name + "'");
-}
-
-// Options from {maxLength, attention, residual, beamSize?, nBest?, lengthPenalty?, earlyStopping?,
-// maxLengthRatio?, maxLengthOffset?, repeatLimit?, alignment: {layers, heads, method, threshold, shift,
-// mergeSubwords} | null}; the wrapper has checked their types.
-crossattn::TranslateOptions parse(const val& options) {
-  crossattn::TranslateOptions o;
-  o.max_length = options["maxLength"].as<int>();
-  o.attention = options["attention"].as<bool>();
-  o.residual = options["residual"].as<bool>();
-  // Search fields left undefined keep the engine's defaults (translator.h).
-  if (!options["beamSize"].isUndefined()) o.beam_size = options["beamSize"].as<int>();
-  if (!options["nBest"].isUndefined()) o.n_best = options["nBest"].as<int>();
-  if (!options["lengthPenalty"].isUndefined()) o.length_penalty = options["lengthPenalty"].as<float>();
-  if (!options["earlyStopping"].isUndefined()) o.early_stopping = options["earlyStopping"].as<bool>();
-  if (!options["maxLengthRatio"].isUndefined()) o.max_length_ratio = options["maxLengthRatio"].as<float>();
-  if (!options["maxLengthOffset"].isUndefined()) o.max_length_offset = options["maxLengthOffset"].as<int>();
-  if (!options["repeatLimit"].isUndefined()) o.repeat_limit = options["repeatLimit"].as<int>();
-  const val alignment = options["alignment"];
-  if (!alignment.isNull()) {  // fields left undefined keep the engine's defaults
-    crossattn::AlignmentOptions a;
-    if (!alignment["layers"].isUndefined()) a.layers = emscripten::vecFromJSArray<int>(alignment["layers"]);
-    if (!alignment["heads"].isUndefined()) a.heads = emscripten::vecFromJSArray<int>(alignment["heads"]);
-    if (!alignment["method"].isUndefined()) a.method = method(alignment["method"].as<std::string>());
-    if (!alignment["threshold"].isUndefined()) a.threshold = alignment["threshold"].as<float>();
-    if (!alignment["shift"].isUndefined()) a.shift = alignment["shift"].as<bool>();
-    if (!alignment["mergeSubwords"].isUndefined()) a.merge_subwords = alignment["mergeSubwords"].as<bool>();
-    o.alignment = std::move(a);
-  }
-  return o;
+// TranslateOptions from the JSON text the wrapper sends: {beamSize?, nBest?, ..., alignment?: {...} | null},
+// keys and checks as cpp/options.h's table has them.
+crossattn::TranslateOptions parse(const std::string& options_json) {
+  const nlohmann::json options = nlohmann::json::parse(options_json, nullptr, false);
+  if (options.is_discarded()) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "options are not valid JSON");
+  return crossattn::options_from_json(options);
 }
 
 // A copy out of the wasm heap (slice), so that the result survives later heap growth; null if empty.
@@ -197,11 +171,11 @@ class WasmTranslator {
   ///  targetWords, sourceWordOfToken, targetWordOfToken, crossAttention: Float32Array
   ///  [layers * heads * T * S] or null, residual: Float32Array [layers * T * 3] or null,
   ///  alignment: {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}
-  ///  or null}. `options` is always a checked TranslateOptions object (translator.ts).
+  ///  or null}. `options` is the JSON text of the engine's options (parse above).
   ///
   /// translate_batch: {results: [one translation per text]} or {error}, for an array of strings,
   /// decoded together as one batch (Translator::translate_batch); a single text is a batch of one.
-  val translate_batch(const val& texts, const val& options) const {
+  val translate_batch(const val& texts, const std::string& options) const {
     return guarded([&] {
       return results_value(translator_.translate_batch(emscripten::vecFromJSArray<std::string>(texts), parse(options)));
     });
@@ -210,7 +184,7 @@ class WasmTranslator {
   /// {job: WasmJob} or {error}: a batch translation that JavaScript advances one decoder step at a
   /// time (Translator::start), so that it can stream tokens and yield to its event loop (to see a
   /// cancellation) between steps. The job keeps the model alive; free it with .delete().
-  val start(const val& texts, const val& options) const {
+  val start(const val& texts, const std::string& options) const {
     return guarded([&] {
       val out = val::object();
       out.set("job", val(WasmJob(translator_.start(emscripten::vecFromJSArray<std::string>(texts), parse(options)))));
@@ -219,18 +193,16 @@ class WasmTranslator {
   }
 
   /// Forced alignment of target to source (Translator::align): an object as translate() returns.
-  val align(const std::string& source, const std::string& target, const val& options) const {
+  val align(const std::string& source, const std::string& target, const std::string& options) const {
     return guarded([&] { return to_value(translator_.align(source, target, parse(options))); });
   }
 
   /// symmetrize (alignment/word_alignment.h) of two alignment objects as align() returns them, this
-  /// model's and the reverse model's, linked by options {method?, threshold?} (AlignmentOptions'
-  /// defaults): {srcLen, tgtLen, weights, links} or {error}.
-  val symmetrize(const val& forward, const val& backward, const val& options) const {
+  /// model's and the reverse model's, linked by the JSON text of alignment options {method?,
+  /// threshold?} (AlignmentOptions' defaults): {srcLen, tgtLen, weights, links} or {error}.
+  val symmetrize(const val& forward, const val& backward, const std::string& alignment_json) const {
     return guarded([&] {
-      crossattn::AlignmentOptions o;
-      if (!options["method"].isUndefined()) o.method = method(options["method"].as<std::string>());
-      if (!options["threshold"].isUndefined()) o.threshold = options["threshold"].as<float>();
+      const crossattn::AlignmentOptions o = *parse("{\"alignment\": " + alignment_json + "}").alignment;
       return alignment_value(crossattn::symmetrize(word_alignment(forward), word_alignment(backward), o.method, o.threshold));
     });
   }
@@ -256,6 +228,10 @@ class WasmTranslator {
   crossattn::Translator translator_;
 };
 
+/// The option table (cpp/options.h, option_specs_json) as JSON text: every option's names, type,
+/// range, default and doc, for the wrapper's checks and the CLI's flags.
+std::string option_specs() { return crossattn::option_specs_json().dump(); }
+
 /// {translator: WasmTranslator} or {error} from the bytes of a model file (a Uint8Array).
 val load_translator(const val& bytes) {
   return guarded([&] {
@@ -280,4 +256,5 @@ EMSCRIPTEN_BINDINGS(crossattn) {
       .function("config", &WasmTranslator::config);
   emscripten::class_<WasmJob>("WasmJob").function("step", &WasmJob::step).function("finish", &WasmJob::finish);
   emscripten::function("loadTranslator", &load_translator);
+  emscripten::function("optionSpecs", &option_specs);
 }

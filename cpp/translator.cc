@@ -65,8 +65,6 @@ Translation prepare(const Tokenizer& tokenizer, const ModelConfig& c, const std:
   return result;
 }
 
-constexpr int kMaxBeamSize = 64;
-
 // The work budget of one call, checked before any decoding (docs/api.md, "Limits"): the decoder
 // row-steps of one sentence, beam_size x its maximum target length (beam 8 over 512 tokens takes
 // about 5 s in wasm on 2 cores), and the cross-attention kept for the probes of the whole call.
@@ -138,19 +136,6 @@ void finish_translation(const Tokenizer& tokenizer, const ModelConfig& c, std::v
   }
   result.token_log_probs = best.token_log_probs;
   add_confidence(result);
-}
-
-void check_options(const ModelConfig& c, const TranslateOptions& o) {
-  auto fail = [](const std::string& what) { throw Error(ErrorCode::kInvalidInput, what); };
-  if (o.max_length < 0 || o.max_length > c.max_positions) {
-    fail("max_length must lie in 0 .. " + std::to_string(c.max_positions) + " (0 means max_positions)");
-  }
-  if (!std::isfinite(o.max_length_ratio) || o.max_length_ratio < 0) fail("max_length_ratio must be finite and >= 0");
-  if (o.max_length_offset < 0) fail("max_length_offset must be >= 0");
-  if (o.beam_size < 1 || o.beam_size > kMaxBeamSize) fail("beam_size must lie in 1 .. " + std::to_string(kMaxBeamSize));
-  if (o.n_best < 1 || o.n_best > o.beam_size) fail("n_best must lie in 1 .. beam_size");
-  if (!std::isfinite(o.length_penalty)) fail("length_penalty must be finite");
-  if (o.repeat_limit < 0) fail("repeat_limit must be >= 0 (0 turns the repetition guard off)");
 }
 
 // Refuses, before any work, a call whose decoding would exceed the work budget.
@@ -243,7 +228,7 @@ std::vector<Translation> TranslationJob::finish() {
 
 TranslationJob Translator::start(const std::vector<std::string>& texts, const TranslateOptions& options) const {
   const ModelConfig& c = model_->config();
-  check_options(c, options);
+  check_options(options, c);
   auto st = std::make_unique<TranslationJob::State>();
   st->model = model_;
   st->tokenizer = tokenizer_;
@@ -273,15 +258,8 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
   st->complete.assign(st->decoded.size(), 0);
   std::vector<const Matrix*> inputs;
   for (const Matrix& m : st->encoder_outs) inputs.push_back(&m);
-  SearchOptions search;
-  search.beam_size = options.beam_size;
-  search.n_best = options.n_best;
-  search.length_penalty = options.length_penalty;
-  search.early_stopping = options.early_stopping;
-  search.repeat_limit = options.repeat_limit;
-  search.attention = options.attention || options.alignment.has_value();
-  search.residual = options.residual;
-  st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), search);
+  const SearchProbes probes{options.attention || options.alignment.has_value(), options.residual};
+  st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), options, probes);
   return TranslationJob(std::move(st));
 }
 
@@ -303,7 +281,7 @@ std::vector<Translation> Translator::translate_batch(const std::vector<std::stri
 Translation Translator::align(const std::string& source, const std::string& target,
                               const TranslateOptions& options) const {
   const ModelConfig& c = model_->config();
-  check_options(c, options);
+  check_options(options, c);
   Translation r = prepare(*tokenizer_, c, source);
   if (r.source_ids.empty()) return r;
   Encoding tgt = tokenizer_->encode(target, Side::kTarget);

@@ -18,52 +18,12 @@
 
 #include "alignment/word_alignment.h"
 #include "model/config.h"
+#include "options.h"
 
 namespace crossattn {
 
 class Tokenizer;
 class Transformer;
-
-/// The target tokens of one text that became final during a decoding step (streaming): with greedy
-/// decoding each token as it is produced, with beam search the prefix every hypothesis that can
-/// still win agrees on (BeamSearch::settled).
-struct TokenEvent {
-  int index = 0;                    // the text's position in the batch
-  std::vector<std::string> tokens;  // pieces settled since this text's previous event, eos included
-  std::string text;                 // the detokenized target settled so far
-};
-
-/// Receives TokenEvents while a translation runs; returning false cancels it (Error(kCancelled)).
-using TokenCallback = std::function<bool(const TokenEvent&)>;
-
-struct TranslateOptions {
-  /// Hypotheses kept per sentence by beam search (1 .. 64); 1, the default, is greedy decoding.
-  int beam_size = 1;
-  /// Hypotheses returned per sentence in Translation::hypotheses, best first (1 .. beam_size).
-  int n_best = 1;
-  /// GNMT length penalty alpha (decoding/beam_search.h): hypotheses are ranked by
-  /// log_prob / ((5 + T) / 6)^alpha. 0 ranks by log-probability alone. Any finite value.
-  float length_penalty = 1.0f;
-  /// Stop a sentence's search once beam_size hypotheses have finished; false searches on until no
-  /// live hypothesis can beat them (slower, rarely different).
-  bool early_stopping = true;
-  /// Most target tokens per sentence, eos included: floor(max_length_ratio * S + max_length_offset)
-  /// for S source tokens (eos included), at least 1 and at most max_length (0 means max_positions).
-  int max_length = 0;
-  float max_length_ratio = 2.0f;
-  int max_length_offset = 10;
-  /// The repetition guard (decoding/repetition_guard.h): no span of up to 16 target tokens occurs
-  /// more than repeat_limit times in a row (>= 0; 0 turns the guard off).
-  int repeat_limit = 3;
-  /// Return the cross-attention weights of the best hypothesis (costs layers * heads * T * S floats).
-  bool attention = true;
-  /// Return Translation::residual, the statistics of each cross-attention residual connection.
-  bool residual = false;
-  /// Return Translation::alignment, word alignments made with these options.
-  std::optional<AlignmentOptions> alignment;
-  /// Called with the tokens of each text as they become final (streaming), between decoder steps.
-  TokenCallback on_token;
-};
 
 /// One entry of an n-best list.
 struct ScoredHypothesis {

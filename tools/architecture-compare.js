@@ -10,7 +10,7 @@
 // at a time, one thread (bench/engine.js, each run in its own process, candidates interleaved; medians
 // over runs). From each TRAIN_LOG (models/train.py's train.log.jsonl) it takes the evaluation whose
 // weights the model file holds, or the last one reached by both runs. Writes models/architecture.json
-// (the page's explain view reads it) and docs/architecture.md.
+// (the page's explain view reads it) and docs/deep-encoder.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '3' },
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? path.join(root, '..', 'shared', 'data') },
     'out-json': { type: 'string', default: path.join(root, 'models', 'architecture.json') },
-    'out-md': { type: 'string', default: path.join(root, 'docs', 'architecture.md') },
+    'out-md': { type: 'string', default: path.join(root, 'docs', 'deep-encoder.md') },
   },
 });
 if (positionals.length < 2) {

@@ -39,6 +39,19 @@ install_packages() {
   fi
 }
 
+# Debian's source of SentencePiece, which the WebAssembly build compiles (bindings/sentencepiece.cmake),
+# once into .cache/sentencepiece; the deb-src lines it needs are added to apt's sources if missing.
+fetch_sentencepiece_source() {
+  ls -d .cache/sentencepiece/sentencepiece-*/ > /dev/null 2>&1 && return
+  step "fetching SentencePiece's Debian source into .cache/sentencepiece"
+  if ! grep -rqs '^Types: deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > /etc/apt/sources.list.d/debian-src.sources
+    apt-get update -qq
+  fi
+  mkdir -p .cache/sentencepiece
+  (cd .cache/sentencepiece && apt-get source -qq sentencepiece 2> /dev/null)
+}
+
 build() {
   step "npm dependencies"
   # npm install, not npm ci: the registry reachable here serves only this platform's optional packages,
@@ -114,6 +127,7 @@ run_tests() {
 }
 
 install_packages
+fetch_sentencepiece_source
 check_node
 build
 case "$mode" in

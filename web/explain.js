@@ -99,7 +99,7 @@ function depth(result, config, architecture) {
       ['dev BLEU', (r) => r.bleu_dev], [`${architecture.set} BLEU`, (r) => r.bleu_wasm_int8],
       ['sentences/s (wasm int8)', (r) => r.sentences_per_s], ['tokens/s', (r) => r.tokens_per_s]];
     items.push(h('p', {}, `Measured on our own models, trained on the same data for the same budget, after ${architecture.compared_at_step} `,
-      'updates each (docs/architecture.md; the speed ratio does not depend on how far training has got, BLEU does):'),
+      'updates each (docs/deep-encoder.md; the speed ratio does not depend on how far training has got, BLEU does):'),
       h('table', { class: 'architecture' },
         h('thead', {}, h('tr', {}, h('th', {}, ''), ...architecture.candidates.map((r) => h('th', {}, r.name)))),
         h('tbody', {}, cols.map(([label, f]) => h('tr', {}, h('td', {}, label), ...architecture.candidates.map((r) => h('td', {}, String(f(r)))))))));

@@ -11,6 +11,7 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -102,8 +103,8 @@ export function serve(port) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf('--port');
-  const port = Number(i > 0 ? process.argv[i + 1] : process.env.PORT ?? 8080);
+  const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8080' } } });
+  const port = Number(values.port);
   const { url } = await serve(port);
   console.log(`crossattn demo: ${url}`);
 }

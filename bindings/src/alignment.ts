@@ -2,34 +2,32 @@
  * Word alignments and residual statistics from cross-attention: the public types, option checks,
  * and the reshaping of the engine's flat arrays (cpp/alignment/word_alignment.h has the method).
  */
-import { InvalidInputError } from './errors.js';
-
 /**
- * How cross-attention becomes word alignments. Every field is optional; the defaults were chosen
- * by measuring AER on hand-made gold alignments (docs/alignment.md).
+ * How cross-attention becomes word alignments. Every field is optional; the engine holds the
+ * defaults (the option table, docs/api.md), chosen by measuring AER on gold alignments
+ * (docs/alignment.md), and checks every value.
  */
 export interface AlignmentOptions {
-  /** Decoder layers whose attention is averaged; negative indices count from the last (-1). Default: the last two. */
+  /** Decoder layers whose attention is averaged; negative indices count from the last (-1). Left out: the last two. */
   layers?: number[];
-  /** Heads averaged in those layers. Default: all heads. */
+  /** Heads averaged in those layers. Left out: all heads. */
   heads?: number[];
   /**
    * How weights become links. 'argmax': each target word links to the source word it attends to
-   * most. 'grow-diag-final-and' (default): that, and each source word's most attending target word,
+   * most. 'grow-diag-final-and': that, and each source word's most attending target word,
    * symmetrized as Koehn et al. 2003 do for two alignment directions. 'threshold': every pair whose
    * weight reaches `threshold`.
    */
   method?: AlignmentMethod;
-  /** For method 'threshold', in (0, 1]. Default 0.3. */
+  /** For method 'threshold', in (0, 1]. */
   threshold?: number;
-  /** Shift-Att (Chen et al. 2020): read token i's attention at the step fed token i. Default false. */
+  /** Shift-Att (Chen et al. 2020): read token i's attention at the step fed token i. */
   shift?: boolean;
-  /** Link words (true, default) or SentencePiece pieces (false, indices as the tokens without eos). */
+  /** Link words (true) or SentencePiece pieces (false, indices as the tokens without eos). */
   mergeSubwords?: boolean;
 }
 
 export type AlignmentMethod = 'argmax' | 'grow-diag-final-and' | 'threshold';
-const METHODS: readonly string[] = ['argmax', 'grow-diag-final-and', 'threshold'];
 
 /** Word alignments of one translation. */
 export interface WordAlignment {
@@ -59,37 +57,6 @@ export interface EngineAlignment {
   tgtLen: number;
   weights: Float32Array | null;
   links: [number, number][];
-}
-
-function isIntegerArray(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((v) => Number.isInteger(v));
-}
-
-/** The options the engine takes: null for no alignment, {} for the defaults. */
-export function checkAlignmentOptions(alignment: boolean | AlignmentOptions | undefined): AlignmentOptions | null {
-  if (alignment === undefined || alignment === false) return null;
-  if (alignment === true) return {};
-  if (typeof alignment !== 'object' || alignment === null) {
-    throw new InvalidInputError('alignment must be a boolean or an AlignmentOptions object');
-  }
-  const { layers, heads, method, threshold, shift, mergeSubwords } = alignment;
-  if (layers !== undefined && (!isIntegerArray(layers) || layers.length === 0)) {
-    throw new InvalidInputError('alignment.layers must be a non-empty array of integers (leave it out for the default)');
-  }
-  if (heads !== undefined && (!isIntegerArray(heads) || heads.length === 0)) {
-    throw new InvalidInputError('alignment.heads must be a non-empty array of integers (leave it out for all heads)');
-  }
-  if (method !== undefined && !METHODS.includes(method)) {
-    throw new InvalidInputError(`alignment.method must be one of ${METHODS.join(', ')}`);
-  }
-  if (threshold !== undefined && (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1))) {
-    throw new InvalidInputError('alignment.threshold must be a number in (0, 1]');
-  }
-  if (shift !== undefined && typeof shift !== 'boolean') throw new InvalidInputError('alignment.shift must be a boolean');
-  if (mergeSubwords !== undefined && typeof mergeSubwords !== 'boolean') {
-    throw new InvalidInputError('alignment.mergeSubwords must be a boolean');
-  }
-  return { layers, heads, method, threshold, shift, mergeSubwords };
 }
 
 /** Rows of `cols` floats from a flat [rows * cols] array (views, no copy). */

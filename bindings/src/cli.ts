@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 /**
- * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [--max-length N] [--beam-size N] [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
- * crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE] [--layers L,..] [--heads H,..]
- *                 [--method M] [--threshold X] [--shift]
+ * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [SEARCH AND LENGTH OPTIONS] [TEXT]
+ * crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE] [ALIGNMENT OPTIONS]
+ *
+ * The search, length and alignment options are the engine's option table (cpp/options.h,
+ * optionSpecs()) as flags: --beam-size N, --sample --top-p P --seed N, --layers L,.., --method M,
+ * a boolean as --FLAG when it defaults to false and --no-FLAG when it defaults to true. --help
+ * lists them with their ranges and defaults.
  *
  * translate: translates TEXT, or without it each line of stdin to one line of stdout, with the
  * WebAssembly engine; a line may hold several sentences (splitSentences cuts it, the sentences
- * translate as one batch and are joined again; with --json or --n-best a line is one sentence). With --json each line is the full result (tokens, log-probability,
- * cross-attention [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam
- * search (greedy by default); --repeat-limit N sets the repetition guard (0: off, default 3); with
- * --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
+ * translate as one batch and are joined again; with --json or --n-best a line is one sentence).
+ * With --json each line is the full result (tokens, log-probability, cross-attention
+ * [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam search (greedy by
+ * default), --sample draws each token at random; with --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
  * "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0. Reading a terminal, it says so on
  * stderr; with stderr a terminal and stdin not, it shows how many lines are done. With --html,
  * TEXT or the whole of stdin is one HTML fragment, translated with its markup kept (html.ts).
@@ -17,8 +21,8 @@
  * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
  * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
  * AER scorers such as tools/aer.js. The options select layers, heads, method (argmax,
- * grow-diag-final-and, threshold), threshold and Shift-Att
- * (docs/alignment.md); the defaults are those measured best there. --symmetric also aligns each
+ * grow-diag-final-and, threshold), threshold and Shift-Att (docs/alignment.md); the defaults are
+ * those measured best there. --symmetric also aligns each
  * pair with the catalog's model of the opposite direction (--reverse-model: that file) and links
  * the averaged word attention of both (Translator.alignSymmetric).
  *
@@ -28,7 +32,9 @@
  * model is looked up in the npm package the catalog names (e.g. crossattn-tatoeba-en-de).
  *
  * --help prints the usage on stdout, --version the package version (exit 0). Options are parsed by
- * node:util parseArgs; an unknown option or a bad value is one clear error on stderr with exit 2.
+ * node:util parseArgs; an unknown option or a bad value is one clear error on stderr with exit 2,
+ * before any model loads; options that contradict each other (--n-best above --beam-size) are
+ * refused by the engine with exit 2 once the model has loaded, before any line is translated.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,19 +42,17 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pharaoh, type AlignmentMethod, type AlignmentOptions } from './alignment.js';
-import { CrossattnError } from './errors.js';
+import { pharaoh, type AlignmentOptions } from './alignment.js';
+import { CrossattnError, InvalidInputError } from './errors.js';
 import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
 import { joinParagraphs, splitParagraphs } from './sentences.js';
 import type { SearchOptions } from './search.js';
-import { Translator } from './translator.js';
+import { optionSpecs, Translator, type OptionSpec } from './translator.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
-const USAGE = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [--max-length N] [--beam-size N]
-                           [--n-best N] [--length-penalty A] [--repeat-limit N] [TEXT]
-       crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE] [--layers L,..]
-                       [--heads H,..] [--method M] [--threshold X] [--shift]
+const COMMANDS = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [OPTIONS] [TEXT]
+       crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE] [OPTIONS]
        crossattn --version | --help
 
 translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1);
@@ -76,50 +80,63 @@ interface Options {
   reverse?: string;
 }
 
-const OPTIONS = {
+const FIXED = {
   model: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' },
-  html: { type: 'boolean' },
-  'max-length': { type: 'string' }, 'beam-size': { type: 'string' }, 'n-best': { type: 'string' },
-  'length-penalty': { type: 'string' }, 'repeat-limit': { type: 'string' },
-  src: { type: 'string' }, tgt: { type: 'string' }, layers: { type: 'string' }, heads: { type: 'string' },
-  method: { type: 'string' }, threshold: { type: 'string' }, shift: { type: 'boolean' },
+  html: { type: 'boolean' }, src: { type: 'string' }, tgt: { type: 'string' },
   'reverse-model': { type: 'string' }, symmetric: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
 } as const;
-const TRANSLATE_ONLY = ['from', 'to', 'json', 'html', 'max-length', 'beam-size', 'n-best', 'length-penalty', 'repeat-limit'];
-const ALIGN_ONLY = ['src', 'tgt', 'layers', 'heads', 'method', 'threshold', 'shift', 'reverse-model', 'symmetric'];
+const FIXED_TRANSLATE = ['from', 'to', 'json', 'html'];
+const FIXED_ALIGN = ['src', 'tgt', 'reverse-model', 'symmetric'];
 
-/** The integer value of --name within [min, max], or one clear error (exit 2). */
-function integer(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^-?\d+$/.test(value.trim()) || n < min || n > max) {
-    fail(`--${name} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}, not '${value}'`, 2);
+/** The command an option of the table belongs to: translate (search, length) or align (alignment). */
+function commandOf(spec: OptionSpec): 'translate' | 'align' | null {
+  if (spec.group === 'search' || spec.group === 'length') return 'translate';
+  return spec.group === 'alignment' ? 'align' : null;
+}
+
+/** The flag of an option of the table: --FLAG, or --no-FLAG for a boolean that defaults to true. */
+function flagOf(spec: OptionSpec): string {
+  return spec.type === 'bool' && spec.default === true ? `no-${spec.flag}` : spec.flag;
+}
+
+/** The usage text: the commands, then every option of the table with its range and default. */
+function usage(specs: OptionSpec[]): string {
+  const lines = (command: string) => specs.filter((o) => commandOf(o) === command).map((o) => {
+    const value = o.type === 'bool' ? '' : o.type === 'int[]' ? ' N,..' : o.type === 'choice' ? ` ${o.choices!.join('|')}` : ' X';
+    return `  --${flagOf(o)}${value}\n      ${o.doc}${o.range ? ` (${o.range})` : ''}; default ${JSON.stringify(o.default)}`;
+  }).join('\n');
+  return `${COMMANDS}\n\ntranslate options:\n${lines('translate')}\n\nalign options:\n${lines('align')}`;
+}
+
+/** The value of --flag for option `spec` from its text, checked against the table's range; one clear error (exit 2) if bad. */
+function valueOf(spec: OptionSpec, text: string): number | string | number[] {
+  const bad = (what: string): never => fail(`--${spec.flag} must be ${what}, not '${text}'`, 2);
+  const inRange = (n: number) => (spec.min === undefined || (spec.minExclusive ? n > spec.min : n >= spec.min)) &&
+    (spec.max === undefined || n <= spec.max);
+  const range = spec.range ? ` ${spec.range}` : '';
+  if (spec.type === 'choice') return spec.choices!.includes(text) ? text : bad(`one of ${spec.choices!.join(', ')}`);
+  if (spec.type === 'int[]') {
+    const items = text.split(',').map((v) => v.trim());
+    return items.every((v) => /^-?\d+$/.test(v) && inRange(Number(v))) ? items.map(Number) : bad(`a list of integers${range}`);
   }
-  return n;
+  const n = Number(text);
+  if (spec.type === 'int') return /^-?\d+$/.test(text.trim()) && inRange(n) ? n : bad(`an integer${range}`);
+  return text.trim() !== '' && Number.isFinite(n) && inRange(n) ? n : bad(`a number${range}`);
 }
 
-function real(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) fail(`--${name} must be a number, not '${value}'`, 2);
-  return n;
-}
-
-function integers(name: string, value: string | undefined): number[] | undefined {
-  return value?.split(',').map((v) => integer(name, v, -1000)!);
-}
-
-function parse(args: string[]): Options {
+function parse(args: string[], specs: OptionSpec[]): Options {
+  const table = Object.fromEntries(specs.filter((o) => commandOf(o) !== null)
+    .map((o) => [flagOf(o), { type: o.type === 'bool' ? 'boolean' : 'string' } as const]));
   let parsed;
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: { ...FIXED, ...table }, allowPositionals: true, strict: true });
   } catch (e) {
-    fail(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`, 2);
+    fail(`${e instanceof Error ? e.message : String(e)}\n${COMMANDS}`, 2);
   }
-  const { values: v, positionals } = parsed;
+  const { values: v, positionals } = parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
   if (v.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(usage(specs) + '\n');
     process.exit(0);
   }
   if (v.version) {
@@ -127,36 +144,30 @@ function parse(args: string[]): Options {
     process.exit(0);
   }
   const [command, ...rest] = positionals;
-  if (command !== 'translate' && command !== 'align') fail(command ? `unknown command '${command}'\n${USAGE}` : USAGE, 2);
-  for (const name of command === 'translate' ? ALIGN_ONLY : TRANSLATE_ONLY) {
-    if (v[name as keyof typeof v] !== undefined) fail(`--${name} is not an option of ${command}\n${USAGE}`, 2);
+  if (command !== 'translate' && command !== 'align') fail(command ? `unknown command '${command}'\n${COMMANDS}` : COMMANDS, 2);
+  const other = command === 'translate' ? 'align' : 'translate';
+  const foreign = [...(other === 'align' ? FIXED_ALIGN : FIXED_TRANSLATE), ...specs.filter((o) => commandOf(o) === other).map(flagOf)];
+  for (const name of foreign) {
+    if (v[name] !== undefined) fail(`--${name} is not an option of ${command}\n${COMMANDS}`, 2);
   }
-  if (rest.length > (command === 'translate' ? 1 : 0)) fail(`unexpected argument '${rest.at(-1)}'\n${USAGE}`, 2);
-  const beamSize = integer('beam-size', v['beam-size'], 1, 64);
-  const search: SearchOptions = {
-    maxLength: integer('max-length', v['max-length'], 0),
-    beamSize,
-    nBest: integer('n-best', v['n-best'], 1, beamSize ?? 1),
-    lengthPenalty: real('length-penalty', v['length-penalty']),
-    repeatLimit: integer('repeat-limit', v['repeat-limit'], 0),
-  };
-  const method = v.method as AlignmentMethod | undefined;
-  if (method !== undefined && !['argmax', 'grow-diag-final-and', 'threshold'].includes(method)) {
-    fail(`--method must be argmax, grow-diag-final-and or threshold, not '${method}'`, 2);
+  if (rest.length > (command === 'translate' ? 1 : 0)) fail(`unexpected argument '${rest.at(-1)}'\n${COMMANDS}`, 2);
+  // The table's options as the engine takes them, by JavaScript name.
+  const search: Record<string, unknown> = {}, alignment: Record<string, unknown> = {};
+  for (const o of specs) {
+    const given = v[flagOf(o)];
+    if (commandOf(o) === null || given === undefined) continue;
+    (o.group === 'alignment' ? alignment : search)[o.jsName] = o.type === 'bool' ? !o.default : valueOf(o, given as string);
   }
+  const str = (name: string) => v[name] as string | undefined;
   const options: Options = {
-    command, model: v.model, from: v.from, to: v.to, json: v.json ?? false, html: v.html ?? false, text: rest[0], src: v.src, tgt: v.tgt,
-    search: Object.fromEntries(Object.entries(search).filter(([, x]) => x !== undefined)),
-    alignment: Object.fromEntries(Object.entries({
-      layers: integers('layers', v.layers), heads: integers('heads', v.heads), method,
-      threshold: real('threshold', v.threshold), shift: v.shift,
-    }).filter(([, x]) => x !== undefined)),
+    command, model: str('model'), from: str('from'), to: str('to'), json: v.json === true, html: v.html === true,
+    text: rest[0], src: str('src'), tgt: str('tgt'), search: search as SearchOptions, alignment: alignment as AlignmentOptions,
   };
-  if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${USAGE}`, 2);
-  if (v.symmetric && v['reverse-model'] !== undefined) fail(`give --symmetric or --reverse-model, not both\n${USAGE}`, 2);
-  options.reverse = v['reverse-model'] ?? (v.symmetric ? 'catalog' : undefined);
-  if ((options.from === undefined) !== (options.to === undefined)) fail(`--from and --to go together\n${USAGE}`, 2);
-  if (options.from !== undefined && options.model !== undefined) fail(`give --model or --from/--to, not both\n${USAGE}`, 2);
+  if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${COMMANDS}`, 2);
+  if (v.symmetric && v['reverse-model'] !== undefined) fail(`give --symmetric or --reverse-model, not both\n${COMMANDS}`, 2);
+  options.reverse = str('reverse-model') ?? (v.symmetric ? 'catalog' : undefined);
+  if ((options.from === undefined) !== (options.to === undefined)) fail(`--from and --to go together\n${COMMANDS}`, 2);
+  if (options.from !== undefined && options.model !== undefined) fail(`give --model or --from/--to, not both\n${COMMANDS}`, 2);
   return options;
 }
 
@@ -218,6 +229,19 @@ function catalogModel(from: string | undefined, to: string | undefined): string 
   return model ?? fail(`${MODELS_DIR}catalog.json lists no model`, 1);
 }
 
+/** Exits 2 if the engine refuses the options together (--n-best above --beam-size, --sample with a beam). */
+async function refuseContradictions(translator: Translator, options: Options, specs: OptionSpec[]): Promise<void> {
+  try {
+    if (options.command === 'align') await translator.align('', '', { alignment: options.alignment });
+    else await translator.translate('', options.search);
+  } catch (e) {
+    if (!(e instanceof InvalidInputError)) throw e;
+    // The engine names options as JavaScript does; here they are flags.
+    const flags = new Map(specs.map((o) => [o.jsName, `--${o.flag}`]));
+    fail(e.message.replace(/\b\w+\b/g, (word) => flags.get(word) ?? word), 2);
+  }
+}
+
 /** A loaded Translator; exits 1 with the reason if the file does not load. */
 async function loadModel(model: string): Promise<Translator> {
   try {
@@ -229,8 +253,10 @@ async function loadModel(model: string): Promise<Translator> {
 
 async function main() {
   checkNode();
-  const options = parse(process.argv.slice(2));
+  const specs = await optionSpecs();
+  const options = parse(process.argv.slice(2), specs);
   const translator = await loadModel(options.model ?? catalogModel(options.from, options.to));
+  await refuseContradictions(translator, options, specs);
   let failures: number;
   if (options.command === 'align') {
     const src = lines(options.src!), tgt = lines(options.tgt!);

@@ -1,6 +1,6 @@
 // Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it. Internal:
 // the public types live in translator.ts, so that dist/*.d.ts never import this file.
-import type { AlignmentOptions, EngineAlignment } from './alignment.js';
+import type { EngineAlignment } from './alignment.js';
 import type { TokenEvent } from './search.js';
 import type { Hypothesis, ModelConfig, Translation } from './translator.js';
 
@@ -20,18 +20,8 @@ export type EngineTranslation = Omit<Translation, 'crossAttention' | 'alignment'
   residual: Float32Array | null;  // [layers * T * 3]
   alignment: EngineAlignment | null;
 };
-export interface EngineOptions {
-  maxLength: number;
-  attention: boolean;
-  residual: boolean;
-  alignment: AlignmentOptions | null;
-  beamSize?: number;
-  nBest?: number;
-  lengthPenalty?: number;
-  earlyStopping?: boolean;
-  maxLengthRatio?: number;
-  maxLengthOffset?: number;
-}
+/** The engine's options as JSON text (search.ts, engineOptionsJson; cpp/options.h). */
+export type EngineOptions = string;
 type Result<T> = T | { error: EngineError };
 export interface WasmJob {
   step(): Result<{ events: TokenEvent[]; done: boolean }>;
@@ -42,7 +32,8 @@ export interface WasmTranslator {
   translateBatch(texts: string[], options: EngineOptions): Result<{ results: EngineTranslation[] }>;
   align(source: string, target: string, options: EngineOptions): Result<EngineTranslation>;
   start(texts: string[], options: EngineOptions): Result<{ job: WasmJob }>;
-  symmetrize(forward: EngineAlignment, backward: EngineAlignment, options: { method?: string; threshold?: number }): Result<EngineAlignment>;
+  /** `alignment`: the JSON text of {method?, threshold?}. */
+  symmetrize(forward: EngineAlignment, backward: EngineAlignment, alignment: string): Result<EngineAlignment>;
   config(): ModelConfig;
   delete(): void;
 }
@@ -50,5 +41,7 @@ export interface EngineModule {
   /** The whole WebAssembly memory as bytes (a new view after each growth). */
   HEAPU8: Uint8Array;
   loadTranslator(bytes: Uint8Array): { translator: WasmTranslator } | { error: EngineError };
+  /** The option table (cpp/options.h) as JSON text: OptionSpec[]. */
+  optionSpecs(): string;
 }
 export default function createCrossattnModule(options: { wasmBinary: ArrayBuffer | Uint8Array }): Promise<EngineModule>;

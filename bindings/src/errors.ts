@@ -37,16 +37,8 @@ const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
   CancelledError,
 };
 
-// The engine names options as C++ does; a JavaScript caller wrote them in camelCase.
-const JS_OPTION_NAMES: [RegExp, string][] = [
-  'beam_size', 'n_best', 'max_length_ratio', 'max_length_offset', 'max_length', 'length_penalty', 'repeat_limit',
-  'early_stopping', 'merge_subwords',
-].map((name) => [new RegExp(`\\b${name}\\b`, 'g'), name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())]);
-
 /** The typed error for an {name, message} pair coming from the engine or a worker. */
 export function errorFromEngine(error: { name: string; message: string }): CrossattnError {
   const Type = BY_NAME[error.name] ?? CrossattnError;
-  const message = error.name === 'InvalidInputError'
-    ? JS_OPTION_NAMES.reduce((m, [pattern, js]) => m.replace(pattern, js), error.message) : error.message;
-  return new Type(message);
+  return new Type(error.message);  // the engine names options as JavaScript does (with_js_names)
 }

@@ -1,12 +1,12 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
-export { Translator } from './translator.js';
+export { Translator, optionSpecs } from './translator.js';
 export { joinParagraphs, splitParagraphs, splitSentences } from './sentences.js';
 export { pharaoh } from './alignment.js';
 export { meanEntropy } from './attention.js';
 export { modelFor, parseCatalog } from './model-catalog.js';
 export type { CatalogEntry } from './model-catalog.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
-export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
+export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation } from './translator.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export {

@@ -1,37 +1,46 @@
 /**
  * Decoding options shared by Translator, WorkerTranslator and WorkerPool: beam search, n-best,
- * length limits, streaming and cancellation (bindings/embind.cc and cpp/translator.h hold the
- * defaults and the range checks).
+ * sampling, length limits, streaming and cancellation. The engine owns every option's default and
+ * range (cpp/options.h: the option table, which `optionSpecs()` returns and docs/api.md lists);
+ * this file declares their types and turns options into the engine's JSON.
  */
 import { CancelledError, InvalidInputError } from './errors.js';
 
-/** Beam search and length options; every field is optional and defaults as documented. */
+/** Beam search, sampling and length options; every field is optional (defaults: docs/api.md). */
 export interface SearchOptions {
-  /** Hypotheses kept per sentence, 1 .. 64. Default 1: greedy decoding, the fastest. */
+  /** Hypotheses kept per sentence, 1 .. 64; 1 is greedy decoding, the fastest. */
   beamSize?: number;
-  /** Hypotheses returned in Translation.hypotheses, best first, 1 .. beamSize. Default 1. */
+  /** Hypotheses returned in Translation.hypotheses, best first, 1 .. beamSize. */
   nBest?: number;
   /**
    * GNMT length penalty alpha (Wu et al. 2016): hypotheses are ranked by
-   * logProb / ((5 + T) / 6) ** alpha for T target tokens. 0 ranks by log-probability. Default 1.
+   * logProb / ((5 + T) / 6) ** alpha for T target tokens. 0 ranks by log-probability.
    */
   lengthPenalty?: number;
-  /** Stop once beamSize hypotheses have finished (default true); false searches until none can win. */
+  /** Stop once beamSize hypotheses have finished; false searches until none can win. */
   earlyStopping?: boolean;
   /**
-   * Most target tokens per sentence, eos included: floor(maxLengthRatio * S + maxLengthOffset) for
-   * S source tokens, at most maxLength (0, the default, means the model's maxPositions).
-   */
-  maxLength?: number;
-  /** Default 2. */
-  maxLengthRatio?: number;
-  /** Default 10. */
-  maxLengthOffset?: number;
-  /**
    * Repetition guard: no span of up to 16 target tokens may occur more than repeatLimit times in a
-   * row, which stops degenerate loops ("antantant…") on out-of-domain input. Default 3; 0 turns it off.
+   * row, which stops degenerate loops ("antantant…") on out-of-domain input. 0 turns it off.
    */
   repeatLimit?: number;
+  /** Draw each token at random from the model's distribution instead of the most probable (beamSize 1). */
+  sample?: boolean;
+  /** With sample: draw among the topK most probable tokens only (Fan et al. 2018); 0 means all. */
+  topK?: number;
+  /** With sample: draw from the nucleus, the fewest most probable tokens whose probability reaches topP (Holtzman et al. 2020), in (0, 1]. */
+  topP?: number;
+  /** With sample: the logits are divided by it (> 0); below 1 sharpens, above 1 flattens. */
+  temperature?: number;
+  /** With sample: where the random stream starts; the same seed gives the same translation. */
+  seed?: number;
+  /**
+   * Most target tokens per sentence, eos included: floor(maxLengthRatio * S + maxLengthOffset) for
+   * S source tokens, at most maxLength (0 means the model's maxPositions).
+   */
+  maxLength?: number;
+  maxLengthRatio?: number;
+  maxLengthOffset?: number;
 }
 
 /** Target tokens of one sentence that became final during a decoding step. */
@@ -59,32 +68,31 @@ export interface StreamOptions {
   signal?: AbortSignal;
 }
 
-/** The engine's search fields of `options`, type-checked; undefined ones keep the engine's defaults. */
-export function checkSearchOptions(options: SearchOptions & StreamOptions) {
-  for (const key of ['beamSize', 'nBest', 'maxLength', 'maxLengthOffset', 'repeatLimit'] as const) {
-    const v = options[key];
-    if (v !== undefined && !Number.isInteger(v)) throw new InvalidInputError(`${key} must be an integer`);
-  }
-  for (const key of ['lengthPenalty', 'maxLengthRatio'] as const) {
-    const v = options[key];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) {
-      throw new InvalidInputError(`${key} must be a finite number`);
-    }
-  }
-  if (options.earlyStopping !== undefined && typeof options.earlyStopping !== 'boolean') {
-    throw new InvalidInputError('earlyStopping must be a boolean');
-  }
+/** Checks the options only JavaScript has (onToken, signal); the engine checks the rest. */
+export function checkStreamOptions(options: StreamOptions): void {
   if (options.onToken !== undefined && typeof options.onToken !== 'function') {
     throw new InvalidInputError('onToken must be a function');
   }
   if (options.signal !== undefined && typeof options.signal?.aborted !== 'boolean') {
     throw new InvalidInputError('signal must be an AbortSignal');
   }
-  const { beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset, repeatLimit } = options;
-  return {
-    maxLength: options.maxLength ?? 0, beamSize, nBest, lengthPenalty, earlyStopping, maxLengthRatio, maxLengthOffset,
-    repeatLimit,
-  };
+}
+
+/**
+ * The JSON text of the engine's options (cpp/options.h, options_from_json): every field but the
+ * JavaScript-only ones, `alignment: true` as `{}` (the defaults) and `false` as none. The engine
+ * checks types and ranges; values JSON cannot hold (NaN, Infinity) arrive as null and are refused there.
+ * @throws InvalidInputError for options that are not an object or hold what JSON cannot write (a BigInt).
+ */
+export function engineOptionsJson(options: object & { alignment?: unknown }): string {
+  if (typeof options !== 'object' || options === null) throw new InvalidInputError('options must be an object');
+  const { onToken: _onToken, signal: _signal, html: _html, alignment, ...engine } = options as Record<string, unknown>;
+  const json = { ...engine, alignment: alignment === true ? {} : alignment === false ? null : alignment };
+  try {
+    return JSON.stringify(json);
+  } catch {
+    throw new InvalidInputError('options must hold plain values: numbers, booleans, strings and arrays');
+  }
 }
 
 /** The error of a cancelled translation. */

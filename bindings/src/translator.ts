@@ -1,12 +1,10 @@
-import createCrossattnModule, {
-  type EngineModule, type EngineOptions, type EngineTranslation, type WasmTranslator,
-} from './crossattn.mjs';
+import createCrossattnModule, { type EngineModule, type EngineTranslation, type WasmTranslator } from './crossattn.mjs';
 import {
-  checkAlignmentOptions, rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type ResidualStats, type WordAlignment,
+  rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type ResidualStats, type WordAlignment,
 } from './alignment.js';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
-  checkSearchOptions, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
+  checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
 } from './search.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 
@@ -18,19 +16,60 @@ export interface LoadOptions {
   onProgress?: ProgressCallback;
 }
 
-/** Options of Translator.translate, translateBatch and align (SearchOptions and StreamOptions too). */
+/**
+ * Options of Translator.translate, translateBatch and align (SearchOptions and StreamOptions too).
+ * Defaults and ranges: the engine's option table (optionSpecs(), docs/api.md).
+ */
 export interface TranslateOptions extends SearchOptions, StreamOptions {
-  /** Return the cross-attention weights of the best hypothesis (default true). */
+  /** Return the cross-attention weights of the best hypothesis (Translation.crossAttention). */
   attention?: boolean;
   /** Word alignments from cross-attention (Translation.alignment): true for the defaults, or options. */
   alignment?: boolean | AlignmentOptions;
-  /** Statistics of each cross-attention residual connection (Translation.residual). Default false. */
+  /** Statistics of each cross-attention residual connection (Translation.residual). */
   residual?: boolean;
   /**
    * Treat the text as an HTML fragment (translate only): translate its text, keep its markup
-   * (html.ts), and return an HtmlTranslation. Default false.
+   * (html.ts), and return an HtmlTranslation.
    */
   html?: boolean;
+}
+
+/** One option of the engine's table (cpp/options.h): what `optionSpecs()` returns. */
+export interface OptionSpec {
+  /** The C++ name (beam_size). */
+  name: string;
+  /** The JavaScript name (beamSize); alignment options are fields of `alignment`. */
+  jsName: string;
+  /** The command-line flag without dashes (beam-size); a boolean that defaults to true is --no-FLAG. */
+  flag: string;
+  group: 'search' | 'length' | 'output' | 'alignment';
+  type: 'int' | 'float' | 'bool' | 'choice' | 'int[]';
+  min?: number;
+  max?: number;
+  minExclusive: boolean;
+  choices?: string[];
+  /** The range in words ("from 1 to 64", "in (0, 1]"), empty when unbounded. */
+  range: string;
+  default: number | boolean | string | number[];
+  doc: string;
+}
+
+let specs: Promise<OptionSpec[]> | null = null;
+
+/**
+ * The engine's option table: each option's names, type, range, default and doc, read from a
+ * WebAssembly instance (the first call instantiates one; later calls reuse its answer).
+ * @param wasm the engine's .wasm (default: crossattn.wasm beside this module).
+ */
+export function optionSpecs(wasm?: ByteSource): Promise<OptionSpec[]> {
+  specs ??= (async () => {
+    const module = await createCrossattnModule({ wasmBinary: await readBytes(wasm ?? new URL('./crossattn.wasm', import.meta.url)) });
+    return JSON.parse(module.optionSpecs()) as OptionSpec[];
+  })().catch((e: unknown) => {
+    specs = null;  // a failed read is not remembered
+    throw e;
+  });
+  return specs;
 }
 
 /** The result of translate(html, { html: true }). */
@@ -335,16 +374,17 @@ export class Translator {
       throw new InvalidInputError(`the reverse model must translate ${this.config.targetLang} to ${this.config.sourceLang}`);
     }
     if (typeof source !== 'string' || typeof target !== 'string') throw new InvalidInputError('source and target must be strings');
-    const alignment = checkAlignmentOptions(options.alignment ?? true) ?? {};
-    if (alignment.mergeSubwords === false) throw new InvalidInputError('a symmetrized alignment links words: mergeSubwords must stay true');
+    const alignment = options.alignment === undefined || options.alignment === true ? {} : options.alignment;
+    if (alignment === false) throw new InvalidInputError('a symmetrized alignment needs alignment options, not false');
     const engineOptions = this.checkOptions({ ...options, attention: false, alignment });
+    if (alignment.mergeSubwords === false) throw new InvalidInputError('a symmetrized alignment links words: mergeSubwords must stay true');
     const [src, tgt] = [source.toWellFormed(), target.toWellFormed()];
     const forward = this.liveEngine().align(src, tgt, engineOptions);
     if ('error' in forward) throw errorFromEngine(forward.error);
     const backward = reverse.liveEngine().align(tgt, src, reverse.checkOptions({ ...options, attention: false, alignment }));
     if ('error' in backward) throw errorFromEngine(backward.error);
     const both = this.liveEngine().symmetrize(forward.alignment!, backward.alignment!,
-                                              { method: alignment.method, threshold: alignment.threshold });
+                                              JSON.stringify({ method: alignment.method, threshold: alignment.threshold }));
     if ('error' in both) throw errorFromEngine(both.error);
     return toWordAlignment(both);
   }
@@ -354,22 +394,12 @@ export class Translator {
     return this.engine;
   }
 
-  private checkOptions(options: TranslateOptions): EngineOptions {
+  // The JSON text of the engine's options; the engine checks them against its table.
+  private checkOptions(options: TranslateOptions): string {
     this.liveEngine();
-    if (typeof options !== 'object' || options === null) throw new InvalidInputError('options must be an object');
-    const search = checkSearchOptions(options);
-    if (search.maxLength < 0) throw new InvalidInputError('maxLength must be a non-negative integer');
-    for (const key of ['attention', 'residual'] as const) {
-      if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-        throw new InvalidInputError(`${key} must be a boolean`);
-      }
-    }
-    return {
-      ...search,
-      attention: options.attention ?? true,
-      residual: options.residual ?? false,
-      alignment: checkAlignmentOptions(options.alignment),
-    };
+    const json = engineOptionsJson(options);
+    checkStreamOptions(options);
+    return json;
   }
 
   /** Frees the WebAssembly memory of this translator; later calls throw DisposedError. */

@@ -1,8 +1,11 @@
 // crossattn-cli: the native command-line tool for development and benchmarks.
 //
 //   crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]
-//                           [--alignment] [--max-length N] [--beam-size N] [--n-best N]
-//                           [--length-penalty A] [--repeat-limit N] [TEXT]
+//                           [--alignment] [search and length options] [TEXT]
+//
+// The search and length options are those of cpp/options.h's table, as flags: --beam-size N,
+// --n-best N, --sample --top-p P --seed N, ..., a boolean option as --NAME when it defaults to
+// false and --no-NAME when it defaults to true (--help lists them with their defaults).
 //
 // --from/--to pick the model that DIR/catalog.json lists for that direction (DIR defaults to the
 // models/ folder of the working directory; cli/model_catalog.h).
@@ -26,11 +29,48 @@
 
 namespace {
 
+// The translate options of the table (search and length), each with its flag, range and default.
+std::string option_help() {
+  std::string out;
+  for (const crossattn::OptionSpec& o : crossattn::option_specs()) {
+    if (o.group != crossattn::OptionGroup::kSearch && o.group != crossattn::OptionGroup::kLength) continue;
+    const nlohmann::json fallback = o.get(crossattn::TranslateOptions{});
+    const bool negated = o.type == crossattn::OptionType::kBool && fallback == true;
+    out += "  --" + std::string(negated ? "no-" : "") + o.flag + (o.type == crossattn::OptionType::kBool ? "" : " X") +
+           "\n      " + o.doc + " (default " + fallback.dump() + ")\n";
+  }
+  return out;
+}
+
 int usage() {
   std::cerr << "usage: crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]\n"
-               "                               [--alignment] [--max-length N] [--beam-size N] [--n-best N]\n"
-               "                               [--length-penalty A] [--repeat-limit N] [TEXT]\n";
+               "                               [--alignment] [OPTIONS] [TEXT]\n"
+            << option_help();
   return 2;
+}
+
+// Sets the table option whose flag `arg` is (--beam-size, --sample, --no-early-stopping), taking its
+// value from argv[i + 1] unless it is a boolean. Returns false if `arg` names no such option; raises
+// Error(kInvalidInput) for a bad or missing value.
+bool set_option(const std::string& arg, int argc, char** argv, int& i, crossattn::TranslateOptions& options) {
+  using crossattn::OptionType;
+  for (const crossattn::OptionSpec& o : crossattn::option_specs()) {
+    if (o.group != crossattn::OptionGroup::kSearch && o.group != crossattn::OptionGroup::kLength) continue;
+    nlohmann::json value;
+    if (o.type == OptionType::kBool && (arg == "--" + o.flag || arg == "--no-" + o.flag)) {
+      value = arg == "--" + o.flag;
+    } else if (o.type != OptionType::kBool && arg == "--" + o.flag) {
+      if (i + 1 >= argc) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, arg + " needs a value");
+      value = nlohmann::json::parse(argv[++i], nullptr, false);  // a number; anything else fails the check
+    } else {
+      continue;
+    }
+    const std::string problem = crossattn::check_value(o, value, arg);
+    if (!problem.empty()) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, problem);
+    o.set(options, value);
+    return true;
+  }
+  return false;
 }
 
 nlohmann::json to_json(const crossattn::Translation& r) {
@@ -78,22 +118,23 @@ int main(int argc, char** argv) {
   bool json = false, have_text = false;
   crossattn::TranslateOptions options;
   options.attention = false;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
-    else if (arg == "--from" && i + 1 < argc) from = argv[++i];
-    else if (arg == "--to" && i + 1 < argc) to = argv[++i];
-    else if (arg == "--models" && i + 1 < argc) models_dir = argv[++i];
-    else if (arg == "--json") json = true;
-    else if (arg == "--attention") options.attention = true;
-    else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
-    else if (arg == "--max-length" && i + 1 < argc) options.max_length = std::atoi(argv[++i]);
-    else if (arg == "--beam-size" && i + 1 < argc) options.beam_size = std::atoi(argv[++i]);
-    else if (arg == "--n-best" && i + 1 < argc) options.n_best = std::atoi(argv[++i]);
-    else if (arg == "--length-penalty" && i + 1 < argc) options.length_penalty = std::strtof(argv[++i], nullptr);
-    else if (arg == "--repeat-limit" && i + 1 < argc) options.repeat_limit = std::atoi(argv[++i]);
-    else if (arg.rfind("--", 0) == 0) return usage();
-    else text = arg, have_text = true;
+  try {
+    for (int i = 2; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
+      else if (arg == "--from" && i + 1 < argc) from = argv[++i];
+      else if (arg == "--to" && i + 1 < argc) to = argv[++i];
+      else if (arg == "--models" && i + 1 < argc) models_dir = argv[++i];
+      else if (arg == "--json") json = true;
+      else if (arg == "--attention") options.attention = true;
+      else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
+      else if (set_option(arg, argc, argv, i, options)) continue;
+      else if (arg.rfind("--", 0) == 0) return usage();
+      else text = arg, have_text = true;
+    }
+  } catch (const crossattn::Error& e) {
+    std::cerr << "crossattn-cli: " << e.what() << '\n';
+    return 2;
   }
   // Exactly one way to name the model: --model, or both --from and --to.
   const bool by_direction = !from.empty() || !to.empty();

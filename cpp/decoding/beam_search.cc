@@ -28,17 +28,6 @@ struct Finished {
   float score;
 };
 
-// ids [k] of the k largest x [n], largest first; ties keep the smaller id first.
-void top_k(const float* x, int n, int k, int* ids) {
-  int size = 0;
-  for (int i = 0; i < n; ++i) {
-    if (size == k && x[i] <= x[ids[k - 1]]) continue;
-    int j = size < k ? size++ : k - 1;
-    for (; j > 0 && x[ids[j - 1]] < x[i]; --j) ids[j] = ids[j - 1];
-    ids[j] = i;
-  }
-}
-
 }  // namespace
 
 struct BeamSearch::Live {
@@ -59,6 +48,7 @@ struct BeamSearch::Sentence {
   int max_length = 0;
   int src_len = 0;
   bool stopped = false;
+  std::unique_ptr<TokenSelector> selector;  // its own, so that a sampler's draws do not depend on the batch
   std::vector<DecoderState> slots;  // [beam_size]
   std::vector<Node> nodes;
   std::vector<Live> live;          // best first
@@ -105,13 +95,15 @@ struct BeamSearch::Sentence {
 };
 
 BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
-                       SearchOptions options)
-    : model_(&model), options_(options), sentences_(encoder_outs.size()) {
+                       SearchOptions options, SearchProbes probes)
+    : model_(&model), options_(options), probes_(probes), sentences_(encoder_outs.size()) {
   const ModelConfig& c = model.config();
+  if (options.repeat_limit > 0) constraints_.push_back(std::make_unique<RepetitionGuard>(options.repeat_limit));
   for (size_t i = 0; i < sentences_.size(); ++i) {
     Sentence& s = sentences_[i];
     s.max_length = max_lengths[i];
     s.src_len = static_cast<int>(encoder_outs[i]->rows());
+    s.selector = make_selector(options);
     s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
     s.nodes.push_back({-1, c.decoder_start_id, 0, 0.0f, -1});
     s.live.push_back({0, 0, 0.0f});
@@ -127,6 +119,24 @@ bool BeamSearch::done() const {
 }
 
 void BeamSearch::step() {
+  const int m = collect_rows();
+  if (m == 0) return;
+  const CrossAttentionProbe probe{weight_rows_.data(), residual_rows_.data()};
+  model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe);
+  float* logits = ws_.logits.data();  // [M, V], rows in the order collect_rows() made them
+  for (Sentence& s : sentences_) {
+    if (s.stopped) continue;
+    propose(s, logits);
+    logits += s.live.size() * static_cast<size_t>(model_->config().vocab_size);
+    extend(s);
+    assign_slots(s);
+    s.stopped = should_stop(s);
+  }
+}
+
+// Bookkeeping: one row per live hypothesis of every running sentence, with where its probes go;
+// returns the number of rows, for which the workspace is reserved.
+int BeamSearch::collect_rows() {
   const ModelConfig& c = model_->config();
   const size_t weights_size = static_cast<size_t>(c.decoder_layers) * c.n_heads, residual_size = c.decoder_layers * 3;
   rows_.clear();
@@ -137,95 +147,99 @@ void BeamSearch::step() {
     if (s.stopped) continue;
     const int first = s.records;
     s.records += static_cast<int>(s.live.size());
-    if (options_.attention) s.attention.resize(s.records * weights_size * s.src_len);
-    if (options_.residual) s.residual.resize(s.records * residual_size);
+    if (probes_.attention) s.attention.resize(s.records * weights_size * s.src_len);
+    if (probes_.residual) s.residual.resize(s.records * residual_size);
     for (size_t b = 0; b < s.live.size(); ++b) {
       Node& node = s.nodes[s.live[b].node];
       node.record = first + static_cast<int>(b);
       rows_.push_back(&s.slots[s.live[b].slot]);
       tokens_.push_back(node.token);
-      weight_rows_.push_back(options_.attention ? s.attention.data() + node.record * weights_size * s.src_len : nullptr);
-      residual_rows_.push_back(options_.residual ? s.residual.data() + node.record * residual_size : nullptr);
+      weight_rows_.push_back(probes_.attention ? s.attention.data() + node.record * weights_size * s.src_len : nullptr);
+      residual_rows_.push_back(probes_.residual ? s.residual.data() + node.record * residual_size : nullptr);
     }
   }
   const int m = static_cast<int>(rows_.size());
-  if (m == 0) return;
-  ws_.reserve(m, c);
-  const CrossAttentionProbe probe{weight_rows_.data(), residual_rows_.data()};
-  model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe);
+  if (m > 0) ws_.reserve(m, c);
+  return m;
+}
 
-  const int beam = options_.beam_size, k = std::min(2 * beam, c.vocab_size);
-  claimed_.resize(beam);
-  float* logits = ws_.logits.data();  // [M, V]
-  const int history = options_.repeat_limit > 0 ? repeat_history(options_.repeat_limit) : 0;
-  banned_.clear();
-  for (Sentence& s : sentences_) {
-    if (s.stopped) continue;
-    // Every live hypothesis' k best extensions, then the best of all, ties in beam and token order.
-    std::vector<Candidate>& candidates = candidates_;
-    candidates.clear();
-    for (size_t b = 0; b < s.live.size(); ++b, logits += c.vocab_size) {
-      int best = 0;
-      const float log_z = log_sum_exp(logits, c.vocab_size, &best);
-      if (history > 0) {  // tokens that would extend a repetition loop are not candidates
-        banned_.clear();
-        const int n = s.tail(s.live[b].node, history, tail_);
-        repeated_span_tokens(tail_.data(), n, options_.repeat_limit, banned_);
-        for (int token : banned_) logits[token] = -INFINITY;
-      }
-      // Banned tokens sort last: k of the k + |banned| best are candidates.
-      const int width = std::min<int>(k + static_cast<int>(banned_.size()), c.vocab_size);
-      top_.resize(width);
-      top_k(logits, c.vocab_size, width, top_.data());
-      for (int token : top_) {
-        if (logits[token] == -INFINITY) continue;
-        candidates.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
-      }
+// Scoring: each live hypothesis' candidate extensions from its logits [V] (one row per hypothesis,
+// in live order), into candidates_ best first. Constraints set the logits of forbidden tokens to
+// -inf, the selector picks among the rest; a candidate's log-probability is the model's, normalized
+// over the whole vocabulary (forbidden mass is not redistributed).
+void BeamSearch::propose(Sentence& s, float* logits) {
+  const int vocab = model_->config().vocab_size, k = std::min(2 * options_.beam_size, vocab);
+  candidates_.clear();
+  for (size_t b = 0; b < s.live.size(); ++b, logits += vocab) {
+    int best = 0;
+    const float log_z = log_sum_exp(logits, vocab, &best);
+    for (const auto& constraint : constraints_) {
+      banned_.clear();
+      const int n = s.tail(s.live[b].node, constraint->history(), tail_);
+      constraint->forbid(tail_.data(), n, banned_);
+      for (int token : banned_) logits[token] = -INFINITY;
     }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
-    const int depth = s.nodes[s.live.front().node].depth + 1;  // length of every extension
-    std::vector<Live>& next = next_;
-    next.clear();
-    for (size_t rank = 0; rank < candidates.size() && static_cast<int>(next.size()) < beam; ++rank) {
-      const Candidate& cand = candidates[rank];
-      const Live& parent = s.live[cand.beam];
-      if (cand.token != c.eos_id) {
-        next.push_back({s.add_node(parent.node, cand.token, cand.log_prob - parent.log_prob), parent.slot, cand.log_prob});
-      } else if (static_cast<int>(rank) < beam) {
-        s.add_finished(s.add_node(parent.node, cand.token, cand.log_prob - parent.log_prob), cand.log_prob,
-                       options_.length_penalty, beam);
-      }
-    }
-    if (depth >= s.max_length) {  // out of room: the live hypotheses finish without eos
-      for (const Live& h : next) s.add_finished(h.node, h.log_prob, options_.length_penalty, beam);
-      next.clear();
-    }
-    // Slots: the first extension of a hypothesis keeps its parent's slot, the others take slots
-    // of hypotheses without extensions and copy the parent's prefix.
-    std::fill(claimed_.begin(), claimed_.end(), 0);
-    homeless_.clear();
-    for (size_t i = 0; i < next.size(); ++i) {
-      if (claimed_[next[i].slot]) homeless_.push_back(static_cast<int>(i));
-      claimed_[next[i].slot] = 1;
-    }
-    for (int slot = 0, i = 0; i < static_cast<int>(homeless_.size()); ++slot) {
-      if (claimed_[slot]) continue;
-      Live& h = next[homeless_[i++]];
-      s.slots[slot].assign_prefix(s.slots[h.slot]);
-      h.slot = slot;
-    }
-    s.live.swap(next);  // next_ keeps the old buffer for the next sentence
-    if (s.live.empty()) {
-      s.stopped = true;
-    } else if (static_cast<int>(s.finished.size()) >= beam) {
-      // The score of a future hypothesis is at most its best live prefix's log-probability over
-      // lp at one of the extreme lengths it can reach (the score is monotonic in the length).
-      const float best = s.live.front().log_prob, alpha = options_.length_penalty;
-      const float bound = std::max(best / length_penalty(depth + 1, alpha), best / length_penalty(s.max_length, alpha));
-      s.stopped = options_.early_stopping || bound <= s.finished.back().score;
+    s.selector->select(logits, vocab, k, selected_);
+    for (int token : selected_) {
+      candidates_.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
     }
   }
+  std::stable_sort(candidates_.begin(), candidates_.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
+}
+
+// Pruning and finishing: the beam_size best candidates that do not end in eos become the live
+// hypotheses; those ending in eos that rank among the beam_size best finish; at max_length every
+// live one finishes without eos.
+void BeamSearch::extend(Sentence& s) {
+  const int beam = options_.beam_size, eos = model_->config().eos_id;
+  next_.clear();
+  for (size_t rank = 0; rank < candidates_.size() && static_cast<int>(next_.size()) < beam; ++rank) {
+    const Candidate& cand = candidates_[rank];
+    const Live& parent = s.live[cand.beam];
+    const float token_log_prob = cand.log_prob - parent.log_prob;
+    if (cand.token != eos) {
+      next_.push_back({s.add_node(parent.node, cand.token, token_log_prob), parent.slot, cand.log_prob});
+    } else if (static_cast<int>(rank) < beam) {
+      s.add_finished(s.add_node(parent.node, cand.token, token_log_prob), cand.log_prob, options_.length_penalty, beam);
+    }
+  }
+  if (!next_.empty() && s.nodes[next_.front().node].depth >= s.max_length) {  // out of room
+    for (const Live& h : next_) s.add_finished(h.node, h.log_prob, options_.length_penalty, beam);
+    next_.clear();
+  }
+  s.live.swap(next_);  // next_ keeps the old buffer for the next sentence
+}
+
+// Slot bookkeeping: the first extension of a hypothesis keeps its parent's DecoderState slot, the
+// others take the slots of hypotheses without extensions and copy the parent's prefix.
+void BeamSearch::assign_slots(Sentence& s) {
+  claimed_.assign(options_.beam_size, 0);
+  homeless_.clear();
+  for (size_t i = 0; i < s.live.size(); ++i) {
+    if (claimed_[s.live[i].slot]) homeless_.push_back(static_cast<int>(i));
+    claimed_[s.live[i].slot] = 1;
+  }
+  for (int slot = 0, i = 0; i < static_cast<int>(homeless_.size()); ++slot) {
+    if (claimed_[slot]) continue;
+    Live& h = s.live[homeless_[i++]];
+    s.slots[slot].assign_prefix(s.slots[h.slot]);
+    h.slot = slot;
+  }
+}
+
+// Stopping: no live hypothesis left, or beam_size finished ones that (with early_stopping, or by
+// the bound below) no live hypothesis can beat.
+bool BeamSearch::should_stop(const Sentence& s) const {
+  if (s.live.empty()) return true;
+  if (static_cast<int>(s.finished.size()) < options_.beam_size) return false;
+  if (options_.early_stopping) return true;
+  // The score of a future hypothesis is at most its best live prefix's log-probability over lp at
+  // one of the extreme lengths it can reach (the score is monotonic in the length).
+  const int depth = s.nodes[s.live.front().node].depth;
+  const float best = s.live.front().log_prob, alpha = options_.length_penalty;
+  const float bound = std::max(best / length_penalty(depth + 1, alpha), best / length_penalty(s.max_length, alpha));
+  return bound <= s.finished.back().score;
 }
 
 bool BeamSearch::stopped(int sentence) const { return sentences_[sentence].stopped; }
@@ -262,7 +276,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
       h.score = f.score;
       out[i].push_back(std::move(h));
     }
-    if (n == 0 || (!options_.attention && !options_.residual)) continue;
+    if (n == 0 || (!probes_.attention && !probes_.residual)) continue;
     // The probes of the best hypothesis: position t was recorded when its prefix of depth t was fed.
     Hypothesis& best = out[i].front();
     const int t_len = static_cast<int>(best.ids.size());
@@ -278,15 +292,16 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
       dst.resize(steps.size());
       swap_leading_axes(steps.data(), t_len, a, w, dst.data());  // [a, T, w]
     };
-    if (options_.attention) gather(s.attention, static_cast<size_t>(heads) * s.src_len, heads, s.src_len, best.cross_attention);
-    if (options_.residual) gather(s.residual, layers * 3, layers, 3, best.residual);
+    if (probes_.attention) gather(s.attention, static_cast<size_t>(heads) * s.src_len, heads, s.src_len, best.cross_attention);
+    if (probes_.residual) gather(s.residual, layers * 3, layers, 3, best.residual);
   }
   return out;
 }
 
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
-                                                 const std::vector<int>& max_lengths, const SearchOptions& options) {
-  BeamSearch search(model, encoder_outs, max_lengths, options);
+                                                 const std::vector<int>& max_lengths, const SearchOptions& options,
+                                                 SearchProbes probes) {
+  BeamSearch search(model, encoder_outs, max_lengths, options, probes);
   while (!search.done()) search.step();
   return search.finish();
 }

@@ -19,25 +19,26 @@
 // Hypotheses own their self-attention caches (DecoderState), one slot per beam; when a hypothesis
 // has several surviving extensions, the extras take the slots of hypotheses that died and copy the
 // prefix (DecoderState::assign_prefix). The cross-attention memory is shared by all of them.
-// Ties are broken by beam order, then token id, so a search is deterministic. Tokens that would
-// extend a repetition loop (repetition_guard.h) are never candidates.
+// Ties are broken by beam order, then token id, so a search is deterministic (a sampling one for a
+// given seed). Which extensions are candidates is decided at one seam (token_selection.h): the
+// constraints forbid tokens (the repetition guard, repetition_guard.h), the selector picks among
+// the others (the most probable ones, or a random draw when sampling).
 // Legend: L decoder layers, H n_heads, T target tokens, S src_len, D d_model, V vocab_size.
 #pragma once
 
+#include <memory>
 #include <vector>
 
+#include "decoding/search_options.h"
+#include "decoding/token_selection.h"
 #include "model/transformer.h"
 
 namespace crossattn {
 
-struct SearchOptions {
-  int beam_size = 1;             // hypotheses kept per sentence; 1 is greedy decoding
-  int n_best = 1;                // hypotheses returned per sentence, 1 .. beam_size
-  float length_penalty = 1.0f;   // GNMT alpha: 0 ranks by log-probability, larger favours longer outputs
-  bool early_stopping = true;    // stop a sentence as soon as beam_size hypotheses have finished
-  int repeat_limit = 3;          // no span of tokens repeats more than this in a row (repetition_guard.h); 0: off
-  bool attention = false;        // record the cross-attention of the best hypothesis
-  bool residual = false;         // record its cross-attention residual statistics (CrossAttentionProbe)
+/// What a search records of each sentence's best hypothesis, besides its tokens.
+struct SearchProbes {
+  bool attention = false;  // its cross-attention weights
+  bool residual = false;   // its cross-attention residual statistics (CrossAttentionProbe)
 };
 
 struct Hypothesis {
@@ -56,8 +57,9 @@ class BeamSearch {
  public:
   /// Sets up the search of sentence i from encoder_outs[i] [S_i, D] for at most max_lengths[i] >= 1
   /// target tokens (at most max_positions). `model` and the encoder outputs must outlive the search.
+  /// `options` must be valid (check_options in cpp/options.h): sampling with beam_size 1.
   BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
-             SearchOptions options);
+             SearchOptions options, SearchProbes probes = {});
   ~BeamSearch();
   BeamSearch(BeamSearch&&) noexcept;
   BeamSearch& operator=(BeamSearch&&) noexcept;
@@ -80,8 +82,19 @@ class BeamSearch {
   struct Sentence;   // one sentence's hypotheses, slots and prefix tree
   struct Live;       // a live hypothesis
   struct Candidate;  // an extension of a live hypothesis by one token
+
+  // The parts of step(), in order: bookkeeping of the rows to feed, scoring (the seam of
+  // token_selection.h), pruning and finishing, slot bookkeeping, stopping.
+  int collect_rows();
+  void propose(Sentence& s, float* logits);
+  void extend(Sentence& s);
+  void assign_slots(Sentence& s);
+  bool should_stop(const Sentence& s) const;
+
   const Transformer* model_;
   SearchOptions options_;
+  SearchProbes probes_;
+  std::vector<std::unique_ptr<TokenConstraint>> constraints_;
   std::vector<Sentence> sentences_;
   DecoderWorkspace ws_;
   // Per row of the current step: its state, the token it feeds, where its probes go.
@@ -89,7 +102,7 @@ class BeamSearch {
   std::vector<int> tokens_;
   std::vector<float*> weight_rows_, residual_rows_;
   // Scratch of the candidate selection, kept between steps.
-  std::vector<int> top_, homeless_, tail_, banned_;
+  std::vector<int> selected_, homeless_, tail_, banned_;
   std::vector<char> claimed_;
   std::vector<Candidate> candidates_;
   std::vector<Live> next_;
@@ -97,6 +110,7 @@ class BeamSearch {
 
 /// Runs a BeamSearch to the end: the n_best hypotheses of each sentence, best first.
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
-                                                 const std::vector<int>& max_lengths, const SearchOptions& options);
+                                                 const std::vector<int>& max_lengths, const SearchOptions& options,
+                                                 SearchProbes probes = {});
 
 }  // namespace crossattn

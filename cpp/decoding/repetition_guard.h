@@ -14,6 +14,8 @@
 
 #include <vector>
 
+#include "decoding/token_selection.h"
+
 namespace crossattn {
 
 /// Longest span the guard looks for, in tokens.
@@ -27,5 +29,19 @@ inline int repeat_history(int repeat_limit) { return kMaxRepeatSpan * (repeat_li
 /// last n tokens, oldest first (at most repeat_history(repeat_limit) are read). A token may be
 /// appended more than once.
 void repeated_span_tokens(const int* tail, int n, int repeat_limit, std::vector<int>& banned);
+
+/// The guard as BeamSearch applies it: a TokenConstraint forbidding repeated_span_tokens.
+class RepetitionGuard final : public TokenConstraint {
+ public:
+  /// repeat_limit >= 1.
+  explicit RepetitionGuard(int repeat_limit) : repeat_limit_(repeat_limit) {}
+  int history() const override { return repeat_history(repeat_limit_); }
+  void forbid(const int* tail, int n, std::vector<int>& banned) const override {
+    repeated_span_tokens(tail, n, repeat_limit_, banned);
+  }
+
+ private:
+  int repeat_limit_;
+};
 
 }  // namespace crossattn

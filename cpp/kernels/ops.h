@@ -2,9 +2,11 @@
 // (kernels/simd128.h). None allocates. Legend: M rows, D d_model, n row length.
 #pragma once
 
-#include "model/config.h"
-
 namespace crossattn {
+
+/// The non-linearity of the feed-forward network (Vaswani et al. 2017 use relu; BERT-style and
+/// Marian models gelu or swish).
+enum class Activation { kRelu, kGelu, kSwish };
 
 /// Layer normalization (Ba et al. 2016) of the rows x [M, D] (row stride ldx) into out [M, D]
 /// (row stride ldo; out may be x): (x - mean) / sqrt(var + eps) * gamma + beta, with the biased

@@ -7,10 +7,17 @@
 // Legend: M decoder rows, S src_len, D d_model, H n_heads, L decoder layers.
 #pragma once
 
+#include "kernels/gemm.h"
 #include "layers/decoder_state.h"
-#include "model/weights.h"
 
 namespace crossattn {
+
+/// The parameters of one cross-attention block, packed for the kernels at load (model/weights.cc).
+struct CrossAttentionWeights {
+  PackedLinear q_proj;   // [D] -> [D], decoder states to queries (scaled by 1/sqrt(Dk))
+  PackedLinear kv_proj;  // [D] -> [2D], encoder_out to keys and values
+  PackedLinear out_proj; // [D] -> [D], W_O
+};
 
 /// Projects encoder_out [S, D] with this layer's fused W_K, W_V into memory [S, 2D] (key then value).
 void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w,

@@ -2,10 +2,16 @@
 // Legend: M rows, D d_model, F d_ff.
 #pragma once
 
-#include "model/config.h"
-#include "model/weights.h"
+#include "kernels/gemm.h"
+#include "kernels/ops.h"
 
 namespace crossattn {
+
+/// The parameters of one feed-forward network, packed for the kernels at load (model/weights.cc).
+struct FeedForwardWeights {
+  PackedLinear fc1;  // [D] -> [d_ff]
+  PackedLinear fc2;  // [d_ff] -> [D]
+};
 
 /// x [M, D] += fc2(activation(fc1(h))) for h [M, D]; hidden [M, F] is scratch.
 void feed_forward(const float* h, int m, const FeedForwardWeights& w, Activation activation, float* hidden, float* x);

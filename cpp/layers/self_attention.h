@@ -3,10 +3,16 @@
 // Legend: M rows, S src_len, D d_model, H n_heads.
 #pragma once
 
+#include "kernels/gemm.h"
 #include "layers/decoder_state.h"
-#include "model/weights.h"
 
 namespace crossattn {
+
+/// The parameters of one self-attention block, packed for the kernels at load (model/weights.cc).
+struct SelfAttentionWeights {
+  PackedLinear qkv_proj;  // [D] -> [3D]: queries (scaled by 1/sqrt(Dk)), keys, values
+  PackedLinear out_proj;  // [D] -> [D], W_O
+};
 
 /// x [S, D] += W_O attention(h) for h [S, D] (the layer-normed x when pre-norm).
 /// Scratch: qkv [S, 3D], context [S, D], probs [H, S].

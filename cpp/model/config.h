@@ -6,9 +6,10 @@
 
 #include <string>
 
+#include "kernels/ops.h"  // Activation
+
 namespace crossattn {
 
-enum class Activation { kRelu, kGelu, kSwish };
 enum class SinusoidalLayout { kInterleaved, kHalves };
 
 struct ModelConfig {
@@ -27,7 +28,6 @@ struct ModelConfig {
   bool final_logits_bias = false;
   int vocab_size = 0;
   int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3, decoder_start_id = 2;
-
 
   /// Parses and validates the JSON text of a config (the "model" object of models/configs/*.json
   /// plus name and languages). Raises Error(kModelFormat) on a missing or out-of-range field.

@@ -1,8 +1,9 @@
-// The parameters of a Transformer, read from a model file with every shape checked against the
-// config, and packed once for the kernels (kernels/gemm.h): fp16/bf16/fp32 tensors become fp32
-// panels, int8 tensors (with per-row scales, docs/model-format.md) stay int8. At load the query,
-// key and value projections of self-attention are fused into one [3D, D] product, cross-attention's
-// key and value projections into one [2D, D] product, and 1/sqrt(Dk) is folded into W_Q and b_Q.
+// The parameters of a Transformer, assembled from each layer's weights (declared beside the layer in
+// cpp/layers), read from a model file with every shape checked against the config, and packed once
+// for the kernels (kernels/gemm.h): fp16/bf16/fp32 tensors become fp32 panels, int8 tensors (with
+// per-row scales, docs/model-format.md) stay int8. At load the query, key and value projections of
+// self-attention are fused into one [3D, D] product, cross-attention's key and value projections
+// into one [2D, D] product, and 1/sqrt(Dk) is folded into W_Q and b_Q.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,9 @@
 #include <Eigen/Core>
 
 #include "kernels/gemm.h"
+#include "layers/cross_attention.h"
+#include "layers/feed_forward.h"
+#include "layers/self_attention.h"
 #include "model/config.h"
 #include "model/safetensors.h"
 
@@ -20,22 +24,6 @@ using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 
 struct LayerNorm {
   std::vector<float> gamma, beta;  // [d_model]
-};
-
-struct SelfAttentionWeights {
-  PackedLinear qkv_proj;  // [D] -> [3D]: queries (scaled by 1/sqrt(Dk)), keys, values
-  PackedLinear out_proj;  // [D] -> [D], W_O
-};
-
-struct CrossAttentionWeights {
-  PackedLinear q_proj;   // [D] -> [D], decoder states to queries (scaled by 1/sqrt(Dk))
-  PackedLinear kv_proj;  // [D] -> [2D], encoder_out to keys and values
-  PackedLinear out_proj; // [D] -> [D], W_O
-};
-
-struct FeedForwardWeights {
-  PackedLinear fc1;  // [D] -> [d_ff]
-  PackedLinear fc2;  // [d_ff] -> [D]
 };
 
 struct EncoderLayerWeights {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "error.h"
 #include "kernels/ops.h"
@@ -155,6 +156,40 @@ TEST(BeamSearch, BeamSizeOneIsGreedy) {
     o.repeat_limit = 0;
     EXPECT_EQ(beam_search(model, {&encoder_out}, {max_length}, o).front().front().ids, greedy) << alpha;
   }
+}
+
+TEST(BeamSearch, SamplingIsSeededScoredByTheModelAndGreedyAtTopKOne) {
+  const Transformer model = random_model(7);
+  const ModelConfig& c = model.config();
+  const Matrix encoder_out = model.encode({5, 4, 3});
+  SearchOptions greedy;
+  greedy.repeat_limit = 0;
+  SearchOptions sample = greedy;
+  sample.sample = true;
+  sample.top_k = 1;  // only the most probable token can be drawn
+  EXPECT_EQ(beam_search(model, {&encoder_out}, {12}, sample).front().front().ids,
+            beam_search(model, {&encoder_out}, {12}, greedy).front().front().ids);
+  sample.top_k = 0;
+  sample.temperature = 3.0f;  // flat: outputs differ between seeds
+  std::set<std::vector<int>> outputs;
+  for (int seed = 0; seed < 8; ++seed) {
+    sample.seed = seed;
+    const Hypothesis h = beam_search(model, {&encoder_out}, {12}, sample).front().front();
+    EXPECT_EQ(beam_search(model, {&encoder_out}, {12}, sample).front().front().ids, h.ids) << "seed " << seed;
+    outputs.insert(h.ids);
+    // Each token's recorded log-probability is the model's at temperature 1 (forced decoding).
+    std::vector<int> inputs = {c.decoder_start_id};
+    inputs.insert(inputs.end(), h.ids.begin(), h.ids.end() - 1);
+    DecoderState state = model.start(encoder_out, static_cast<int>(inputs.size()));
+    Matrix logits;
+    model.decode(state, inputs, logits, nullptr);
+    for (size_t t = 0; t < h.ids.size(); ++t) {
+      int best = 0;
+      const float log_p = logits(t, h.ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size, &best);
+      EXPECT_NEAR(h.token_log_probs[t], log_p, 1e-5) << "seed " << seed << " t " << t;
+    }
+  }
+  EXPECT_GE(outputs.size(), 3u);
 }
 
 // The longest run of consecutive copies of any span of 1 .. kMaxRepeatSpan tokens in ids, by brute force.

@@ -1,6 +1,6 @@
 // libFuzzer harness: any bytes as text and options through tokenize -> translate -> align, with the
 // model named by CROSSATTN_FUZZ_MODEL (docs/reliability.md). The first 4 bytes choose the options
-// (beam size, max length, alignment method, attention), the rest is the text; the output is then
+// (beam size or sampling, max length, alignment method, attention), the rest is the text; the output is then
 // force-aligned back. Only crossattn::Error may come out.
 #include <cstdint>
 #include <cstdlib>
@@ -34,6 +34,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   alignment.method = static_cast<crossattn::AlignmentMethod>((data[3] >> 1) % 3);
   alignment.shift = data[3] & 8;
   if (data[3] & 16) options.alignment = alignment;
+  if (data[3] & 32) {  // sampling: one hypothesis, top-k, nucleus and temperature from the same bytes
+    options.beam_size = options.n_best = 1;
+    options.sample = true;
+    options.top_k = data[1] % 8;
+    options.top_p = static_cast<float>(1 + data[2] % 10) / 10.0f;
+    options.temperature = 0.25f + static_cast<float>(data[0] % 8) * 0.25f;
+    options.seed = data[2];
+  }
   const std::string text(reinterpret_cast<const char*>(data) + 4, size - 4);
   try {
     const auto result = translator().translate(text, options);

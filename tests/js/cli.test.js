@@ -105,7 +105,7 @@ test('--repeat-limit reaches the repetition guard: 0 turns it off, a negative va
   translator.dispose();
   const bad = cli(['translate', '--repeat-limit=-1', 'A dog.']);
   expect(bad.status).toBe(2);
-  expect(bad.stderr).toBe("crossattn: --repeat-limit must be an integer >= 0, not '-1'\n");
+  expect(bad.stderr).toBe("crossattn: --repeat-limit must be an integer from 0 to 100, not '-1'\n");
 });
 
 test('--help on stdout with exit 0, --version the package version', () => {
@@ -124,13 +124,22 @@ test('a bad option value is one clear line on stderr with exit 2, before any mod
   const cases = [
     [['translate', '--beam-size', '0', 'x'], "--beam-size must be an integer from 1 to 64, not '0'"],
     [['translate', '--beam-size', 'four', 'x'], "--beam-size must be an integer from 1 to 64, not 'four'"],
-    [['translate', '--beam-size', '2', '--n-best', '3', 'x'], "--n-best must be an integer from 1 to 2, not '3'"],
     [['translate', '--length-penalty', 'abc', 'x'], "--length-penalty must be a number, not 'abc'"],
     [['translate', '--max-length=-5', 'x'], "--max-length must be an integer >= 0, not '-5'"],
-    [['align', '--src', 'a', '--tgt', 'b', '--method', 'best'], "--method must be argmax, grow-diag-final-and or threshold, not 'best'"],
+    [['align', '--src', 'a', '--tgt', 'b', '--method', 'best'], "--method must be one of argmax, grow-diag-final-and, threshold, not 'best'"],
+    [['align', '--src', 'a', '--tgt', 'b', '--threshold', '0'], "--threshold must be a number in (0, 1], not '0'"],
+    [['translate', '--top-p', '1.5', 'x'], "--top-p must be a number in (0, 1], not '1.5'"],
   ];
   for (const [args, message] of cases) {
     const r = cli(args, '');
+    expect(r.status, args.join(' ')).toBe(2);
+    expect(r.stderr).toBe(`crossattn: ${message}\n`);
+    expect(r.stdout).toBe('');
+  }
+  // Options that contradict each other: the engine refuses them once the model is loaded, before any line.
+  for (const [args, message] of [[['translate', '--beam-size', '2', '--n-best', '3'], '--n-best must lie in 1 .. --beam-size'],
+                                 [['translate', '--sample', '--beam-size', '2'], '--sample draws one hypothesis: --beam-size must be 1']]) {
+    const r = cli(args, 'A dog.\n');
     expect(r.status, args.join(' ')).toBe(2);
     expect(r.stderr).toBe(`crossattn: ${message}\n`);
     expect(r.stdout).toBe('');

@@ -103,7 +103,7 @@ test('option errors name the options as a JavaScript caller wrote them; empty la
     expect(error.message).not.toMatch(/beam_size|n_best|max_length\b|length_penalty|repeat_limit|early_stopping/);
   }
   for (const alignment of [{ layers: [] }, { heads: [] }]) {
-    await expect(translator.translate('A dog.', { alignment })).rejects.toThrow(/non-empty array/);
+    await expect(translator.translate('A dog.', { alignment })).rejects.toThrow(/non-empty list/);
   }
   await expectStillUsable();
 });

@@ -31,7 +31,7 @@ beforeAll(() => {
   const project = join(work, 'project');
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename)],
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename)],
                { cwd: project, encoding: 'utf8' });
 });
 
