@@ -2,15 +2,20 @@
 // One engine's pass over a test set, in its own process so that its peak memory is its own:
 //   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N]
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N]
+//   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
 // Prints one JSON object, as bench/native_engine.cc does: load_ms, sentence_ms (per sentence, or
 // per batch with --batch), target_tokens, translations, peak_memory_bytes (maximum resident set).
+// Bergamot's target tokens are counted afterwards, outside the timings, by forcing its outputs
+// through our model (--model: the same weights; pieces plus eos, as our own count).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { loadBergamot } from './bergamot.js';
 import { loadOnnxTranslator } from './onnxruntime.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' },
+  options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' }, marian: { type: 'string' },
+             gemm: { type: 'string', default: 'float32' },
              batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
              limit: { type: 'string' } },
 });
@@ -18,9 +23,11 @@ const [engine] = positionals;
 const sentenceMs = [], translations = [];
 let loadMs = 0, targetTokens = 0;
 
+const readLinesOf = () => readFileSync(values.src, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l);
+
 if (engine === 'crossattn') {
   const { Translator } = await import('../dist/index.js');
-  const lines = readFileSync(values.src, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l);
+  const lines = readLinesOf();
   const start = performance.now();
   const translator = await Translator.load(values.model);
   loadMs = performance.now() - start;
@@ -47,8 +54,23 @@ if (engine === 'crossattn') {
     targetTokens += out.length;
     translations.push(peer.detokenize(out));
   }
+} else if (engine === 'bergamot') {
+  const peer = await loadBergamot(values.marian, values.gemm);
+  loadMs = peer.loadMs;
+  const lines = readLinesOf();
+  for (const line of lines) {
+    const t0 = performance.now();
+    translations.push(peer.translate(line));
+    sentenceMs.push(performance.now() - t0);
+  }
+  const { Translator } = await import('../dist/index.js');
+  const ours = await Translator.load(values.model);
+  for (let i = 0; i < lines.length; ++i) {
+    targetTokens += (await ours.align(lines[i], translations[i], { attention: false, alignment: false })).targetTokens.length;
+  }
+  ours.dispose();
 } else {
-  console.error('usage: node bench/engine.js crossattn|onnxruntime ...');
+  console.error('usage: node bench/engine.js crossattn|onnxruntime|bergamot ...');
   process.exit(2);
 }
 console.log(JSON.stringify({ load_ms: loadMs, sentence_ms: sentenceMs, target_tokens: targetTokens, translations,

@@ -1,17 +1,21 @@
 #!/usr/bin/env node
-// `npm run bench`: crossattn against onnxruntime-web on the same trained weights, in one run.
+// `npm run bench`: crossattn against its in-browser peers on the same trained weights, in one run.
 //
 //   npm run bench [-- --quick] [--runs N] [--sentences N] [--data DIR]
 //
 // Translates multi30k test_2016_flickr (English -> German, greedy, one sentence at a time, one
 // thread) with: crossattn WebAssembly fp32 and int8, crossattn native (the same kernels, SSE4.1),
-// and onnxruntime-web (wasm, SIMD, 1 thread) on an ONNX export of the same model driven by a JS
-// greedy loop, as transformers.js does. Also batch throughput (translateBatch) and the kernel
+// onnxruntime-web (wasm, SIMD, 1 thread) on an ONNX export of the same model driven by a JS greedy
+// loop, as transformers.js does, in fp32 and in the q8 form transformers.js ships
+// (bench/quantize_onnx.py), and Bergamot (Marian in wasm, bench/bergamot.js) on a Marian export of the
+// same weights (bench/export_marian.py), float32 and int8. Each peer's outputs are compared with ours
+// (identical sentences), since a speed ratio means something only for the same function; Marian
+// computes a different one for our pre-norm models (docs/bergamot.md). Also batch throughput (translateBatch) and the kernel
 // microbenchmark (bench/kernels.cc) natively and in WebAssembly. Each engine runs in its own
 // process, engines interleaved, `runs` times; timings are medians over runs. Writes
 // docs/performance.json and docs/performance.md. --quick (100 sentences, 1 run) is the CI smoke.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +65,27 @@ if (!existsSync(onnxSources) || statSync(onnxSources).mtimeMs < statSync(fp32Mod
       { stdio: ['ignore', 'inherit', 'ignore'] });
 }
 
+// transformers.js's q8: the same export, MatMul weights int8 (bench/quantize_onnx.py).
+const onnxQ8Dir = path.join(work, 'onnx-q8');
+if (!existsSync(path.join(onnxQ8Dir, 'sources.json')) ||
+    statSync(path.join(onnxQ8Dir, 'sources.json')).mtimeMs < statSync(onnxSources).mtimeMs) {
+  console.error('quantizing the ONNX export to q8 (bench/quantize_onnx.py) ...');
+  mkdirSync(onnxQ8Dir, { recursive: true });
+  for (const part of ['encoder', 'decoder']) {
+    run('/usr/bin/python3', ['bench/quantize_onnx.py', path.join(onnxDir, `${part}.onnx`), path.join(onnxQ8Dir, `${part}.onnx`)]);
+  }
+  copyFileSync(onnxSources, path.join(onnxQ8Dir, 'sources.json'));
+}
+
+// Bergamot's models: Marian's binary format from our fp32 file (float32) and our int8 file (intgemm8).
+const marian = { fp32: path.join(work, 'marian-fp32'), int8: path.join(work, 'marian-int8') };
+for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'float32'], int8: [int8Model, 'intgemm8'] })) {
+  const file = path.join(marian[kind], 'model.bin');
+  if (existsSync(file) && statSync(file).mtimeMs > statSync(model).mtimeMs) continue;
+  console.error(`exporting the ${kind} model to Marian's format (bench/export_marian.py) ...`);
+  run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
+}
+
 // --- Engines ------------------------------------------------------------------------------------
 const native = path.join(root, 'build/native/bench/crossattn-bench-native');
 const node = process.execPath;
@@ -70,6 +95,9 @@ const engines = {
   'crossattn-native': [native, ['--model', fp32Model]],
   'crossattn-native-int8': [native, ['--model', int8Model]],
   'onnxruntime-web': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxDir]],
+  'onnxruntime-web-q8': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxQ8Dir]],
+  'bergamot-wasm-fp32': [node, ['bench/engine.js', 'bergamot', '--marian', marian.fp32, '--gemm', 'float32', '--src', srcFile, '--model', fp32Model]],
+  'bergamot-wasm-int8': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll', '--src', srcFile, '--model', int8Model]],
   [`crossattn-wasm-fp32-batch${batch}`]: [node, ['bench/engine.js', 'crossattn', '--model', fp32Model, '--src', srcFile, '--batch', String(batch)]],
   [`crossattn-wasm-int8-batch${batch}`]: [node, ['bench/engine.js', 'crossattn', '--model', int8Model, '--src', srcFile, '--batch', String(batch)]],
   'crossattn-wasm-int8-beam4': [node, ['bench/engine.js', 'crossattn', '--model', int8Model, '--src', srcFile, '--beam-size', '4']],
@@ -109,6 +137,14 @@ for (const r of Object.values(results)) {
     ['tokens_per_s', 'sentences_per_s', 'p50_ms', 'p95_ms', 'load_ms', 'peak_memory_bytes']
       .map((k) => [k, Number((r[k] / peer[k]).toFixed(2))]));
 }
+// Does each peer compute our function? Its outputs against ours on the same weights (fp32 peers
+// against crossattn fp32, int8 peers against crossattn int8).
+for (const [name, r] of Object.entries(results)) {
+  if (name.startsWith('crossattn')) continue;
+  const ours = /q8|int8/.test(name) ? 'crossattn-wasm-int8' : 'crossattn-wasm-fp32';
+  const same = passes[name][0].translations.filter((t, i) => t === passes[ours][0].translations[i]).length;
+  r.agreement = { with: ours, identical_sentences: same, of: sentences, bleu_minus_ours: Number((r.bleu - results[ours].bleu).toFixed(2)) };
+}
 
 // --- Kernels --------------------------------------------------------------------------------------
 const kernelArgs = values.quick ? ['--quick'] : [];
@@ -119,7 +155,7 @@ const kernels = {
   wasm_simd128: JSON.parse(run(node, ['--no-liftoff', path.join(root, 'build/wasm/bench/crossattn-kernels.cjs'), ...kernelArgs])),
 };
 
-// --- Bars (issue 3) -------------------------------------------------------------------------------
+// --- Bars (issues 3 and 19) ---------------------------------------------------------------------
 // The size an fp32 model file would have: every float tensor at 4 bytes (the shipped file is fp16).
 function fp32Bytes(file) {
   const fd = openSync(file, 'r'), head = Buffer.alloc(8);
@@ -146,6 +182,12 @@ const bars = {
   encoder_gemm_vs_simd128_peak: {
     value: Math.min(...encoderShapes.map((s) => s.f32_fraction_of_peak)), bar: 0.7 },
   load_ms: { value: fp32.load_ms, bar: 300, lower_is_better: true },
+  // Issue 19: the peers users pick, on the same weights.
+  int8_tokens_vs_onnxruntime_q8: {
+    value: Number((int8.tokens_per_s / results['onnxruntime-web-q8'].tokens_per_s).toFixed(2)), bar: 3 },
+  int8_tokens_vs_bergamot_int8: {
+    value: Number((int8.tokens_per_s / results['bergamot-wasm-int8'].tokens_per_s).toFixed(2)), bar: 1.5 },
+  int8_load_ms: { value: int8.load_ms, bar: 150, lower_is_better: true },
 };
 for (const b of Object.values(bars)) b.met = b.lower_is_better ? b.value <= b.bar : b.value >= b.bar;
 
@@ -166,15 +208,17 @@ const lines = [
   `Generated by \`${report.command}\` (bench/run.js) on ${report.date.slice(0, 10)}: ${report.machine}.`,
   `${sentences} sentences of ${report.test_set}, greedy (the beam4 row: beam search, 4 hypotheses), one thread; medians of ${runs} run(s), each engine in its own process.`,
   'The machine is shared and noisy: compare the ratios within this run, not absolute numbers across runs.', '',
-  '| engine | tokens/s | sentences/s | p50 ms | p95 ms | load ms | peak memory MiB | BLEU | tokens/s vs onnxruntime-web |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| engine | tokens/s | sentences/s | p50 ms | p95 ms | load ms | peak memory MiB | BLEU | tokens/s vs onnxruntime-web | outputs identical to ours |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...Object.entries(results).map(([name, r]) =>
-    `| ${name} | ${r.tokens_per_s} | ${r.sentences_per_s} | ${r.p50_ms} | ${r.p95_ms} | ${r.load_ms.toFixed(0)} | ${mib(r.peak_memory_bytes)} | ${r.bleu} | ${r.ratio_to_onnxruntime_web.tokens_per_s}x |`),
+    `| ${name} | ${r.tokens_per_s} | ${r.sentences_per_s} | ${r.p50_ms} | ${r.p95_ms} | ${r.load_ms.toFixed(0)} | ${mib(r.peak_memory_bytes)} | ${r.bleu} | ${r.ratio_to_onnxruntime_web.tokens_per_s}x | ${r.agreement ? `${r.agreement.identical_sentences}/${r.agreement.of} (${r.agreement.with.slice(15)})` : ''} |`),
   '', `Batch rows: \`translateBatch\` with ${batch} sentences per call; their p50/p95 are per call (batch).`,
   'The beam4 row decodes 4 hypotheses per sentence in one batched decoder call per step; its ratio is against greedy onnxruntime-web.',
   'onnxruntime-web gets source ids from Python\'s SentencePiece (tokenization is outside its timings; inside ours).',
+  'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
+  'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. On our pre-norm models Marian computes a different function (keys and values skip the layer norm, the decoder starts from a zero vector: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.',
   'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
-  '## Bars (issue 3)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
+  '## Bars (issues 3 and 19)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
   ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
   '', '## Kernels (bench/kernels.cc)', '',
   `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it; "of peak" is wasm fp32 over that peak.`, '',

@@ -13,7 +13,7 @@ export NODE_PATH=/usr/share/nodejs
 # Serving needs the WebAssembly build only; testing also the native build, PyTorch and a browser.
 PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev)
 [ "$mode" = serve ] || PACKAGES+=(g++ pkg-config libgtest-dev libsentencepiece-dev chromium python3-torch
-                                 python3-sentencepiece libopenblas0-openmp clang libclang-rt-dev)
+                                 python3-sentencepiece libopenblas0-openmp clang libclang-rt-dev python3-onnx)
 # Node 20 may come from elsewhere than Debian (whose nodejs is older): install it only when absent.
 command -v node > /dev/null || PACKAGES+=(nodejs npm)
 
@@ -104,8 +104,10 @@ run_tests() {
   CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.int8.crossattn \
     build/native/tests/cpp/crossattn_tests --gtest_filter='Decoding*:KVCache*'
 
-  step "fuzzing (libFuzzer, ASan, UBSan): 60 s per harness from the smoke model and its seeds (docs/reliability.md)"
-  CXX=clang++ cmake -S . -B build/fuzz -DCROSSATTN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+  step "fuzzing (libFuzzer, ASan, UBSan; SentencePiece instrumented too): 60 s per harness from the smoke model and its seeds (docs/reliability.md)"
+  spm_src=$(ls -d "$PWD"/.cache/sentencepiece/sentencepiece-*/ | head -n 1)
+  CXX=clang++ cmake -S . -B build/fuzz -DCROSSATTN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSENTENCEPIECE_SOURCE_DIR="${spm_src%/}" > /dev/null
   cmake --build build/fuzz -j"$(nproc)"
   mkdir -p build/fuzz/corpus/model build/fuzz/corpus/text
   cp build/smoke/smoke.crossattn build/smoke/smoke.int8.crossattn build/fuzz/corpus/model/

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Export a crossattn model file to Marian's binary model format, for the Bergamot peer of `npm run bench`
+(bench/bergamot.js): model.bin (with its special:model.yml) and vocab.spm (our SentencePiece model).
+
+  /usr/bin/python3 bench/export_marian.py --model models/multi30k-en-de/multi30k-en-de.crossattn --out build/bench/marian
+  /usr/bin/python3 bench/export_marian.py ... --gemm-type intgemm8     # int8 as marian-conv writes it
+
+Marian 'transformer' as in browsermt/marian-dev e88c1aa (the commit inside @browsermt/bergamot-translator
+0.4.9); the sources read are in docs/bergamot.md:
+  parameter names  src/models/transformer.h (MultiHead: <prefix>_W{q,k,v,o}, _b{q,k,v,o}; LayerFFN:
+                   <prefix>_W1,_b1,_W2,_b2; layer norms <prefix>_ln_scale[_pre], _ln_bias[_pre])
+  binary layout    src/common/binary.cpp (saveItems / loadItems); only this format loads from memory
+  W layout         Marian computes x @ W (W is [in, out]); ours is y = x W^T (W is [out, in]): transposed.
+Our interleaved sinusoid layout is matched by permuting the residual dimensions; what cannot be matched
+(Marian's pre-norm keys and values skip the layer norm, its decoder starts from a zero vector, its position
+frequencies and layer-norm epsilon differ) is in docs/bergamot.md.
+
+--gemm-type intgemm8 stores the 2-D weight matrices as marian-conv does
+(src/tensors/cpu/expression_graph_packable.h:190-235): Type::intgemm8, the matrix transposed to [out, in],
+int8 = round(W * 127/max|W|) (one scale per matrix), followed by that float32 scale; an int8 crossattn file
+(per-row scales) is dequantized first and requantized per matrix.
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+from model_file import read_safetensors  # noqa: E402
+
+# src/common/types.h:226-272
+TYPE_INT8 = 0x0100 + 1
+TYPE_FLOAT32 = 0x0400 + 4
+TYPE_INTGEMM8 = 0x0100 + 1 + 0x4000
+BINARY_FILE_VERSION = 1  # src/common/binary.h:10
+
+
+def write_marian_bin(path, items):
+    """items: list of (name, type, shape(list of int), bytes). Layout of src/common/binary.cpp:saveItems."""
+    def pad256(b):
+        return b + b"\0" * (-len(b) % 256)
+
+    datas = [pad256(data) for _, _, _, data in items]
+    out = [struct.pack("<QQ", BINARY_FILE_VERSION, len(items))]
+    for (name, typ, shape, _), data in zip(items, datas):
+        # struct Header { uint64 nameLength; uint64 type; uint64 shapeLength; uint64 dataLength; }
+        out.append(struct.pack("<QQQQ", len(name.encode()) + 1, typ, len(shape), len(data)))
+    for name, _, _, _ in items:
+        out.append(name.encode() + b"\0")
+    for _, _, shape, _ in items:
+        out.append(struct.pack(f"<{len(shape)}i", *shape))
+    pos = sum(len(b) for b in out)
+    nextpos = ((pos + 8) // 256 + 1) * 256
+    offset = nextpos - pos - 8
+    out.append(struct.pack("<Q", offset) + b"\0" * offset)
+    out.extend(datas)
+    with open(path, "wb") as f:
+        for b in out:
+            f.write(b)
+
+
+def residual_permutation(d, layout):
+    """perm[m] = our dimension that becomes Marian dimension m: Marian's sinusoid puts the sines in the
+    first half of the dimensions and the cosines in the second (src/graph/node_initializers.cpp:215-234)."""
+    if layout == "halves":
+        return np.arange(d)
+    assert layout == "interleaved"
+    h = d // 2
+    return np.array([2 * m if m < h else 2 * (m - h) + 1 for m in range(d)])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--gemm-type", choices=["float32", "intgemm8"], default="float32")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    tensors, metadata = read_safetensors(args.model)
+    c = json.loads(metadata["config"])
+    for key, want in [("positional_encoding", "sinusoidal"), ("tied_embeddings", True), ("shared_vocab", True),
+                      ("embed_scale", True)]:
+        if c[key] != want:
+            sys.exit(f"unsupported config: {key}={c[key]!r} (this prototype handles {want!r})")
+    d, v = c["d_model"], c["vocab_size"]
+    pre = c["layer_norm"] == "pre"
+    perm = torch.as_tensor(residual_permutation(d, c["sinusoidal_layout"]))
+
+    def T(name):  # fp32 tensor, int8 dequantized
+        t = tensors[name]
+        if t.dtype == torch.int8:
+            t = t.float() * tensors[name + "_scale"].float()[:, None]
+        return t.float()
+
+    items = []
+
+    def add(name, arr, matrix=False):
+        arr = arr.contiguous().float()
+        shape = list(arr.shape) if arr.dim() == 2 else [1, arr.shape[0]]
+        if matrix and args.gemm_type == "intgemm8":
+            w = arr.numpy()
+            q = 127.0 / np.abs(w).max()
+            # marian-conv transposes every _W* matrix to [out, in] before quantizing; Wemb is not transposed
+            src = w if "Wemb" in name else w.T
+            qi = np.clip(np.rint(src * q), -127, 127).astype(np.int8)  # intgemm::Int8::PrepareA rounds to nearest
+            items.append((name, TYPE_INTGEMM8, shape, qi.tobytes() + struct.pack("<f", q)))
+        else:
+            items.append((name, TYPE_FLOAT32, shape, arr.numpy().astype("<f4").tobytes()))
+
+    def read_res(w):   # our [out, in] reading the residual stream -> Marian [in, out], rows permuted
+        return w.T[perm, :]
+
+    def write_res(w):  # our [out, in] writing the residual stream -> Marian [in, out], columns permuted
+        return w.T[:, perm]
+
+    def ln(marian_prefix, ours, suffix):
+        add(f"{marian_prefix}_ln_scale{suffix}", T(f"{ours}.weight")[perm])
+        add(f"{marian_prefix}_ln_bias{suffix}", T(f"{ours}.bias")[perm])
+
+    def attention(mp, ours):
+        for x in "qkv":
+            add(f"{mp}_W{x}", read_res(T(f"{ours}.{x}_proj.weight")), matrix=True)
+            add(f"{mp}_b{x}", T(f"{ours}.{x}_proj.bias"))
+        add(f"{mp}_Wo", write_res(T(f"{ours}.out_proj.weight")), matrix=True)
+        add(f"{mp}_bo", T(f"{ours}.out_proj.bias")[perm])
+
+    def ffn(mp, ours):
+        add(f"{mp}_W1", read_res(T(f"{ours}.fc1.weight")), matrix=True)
+        add(f"{mp}_b1", T(f"{ours}.fc1.bias"))
+        add(f"{mp}_W2", write_res(T(f"{ours}.fc2.weight")), matrix=True)
+        add(f"{mp}_b2", T(f"{ours}.fc2.bias")[perm])
+
+    # pre-norm: LayerAttention preProcess(prefix+"_Wo", "n") -> <prefix>_Wo_ln_scale_pre  (transformer.h:173,366)
+    # post-norm: postProcess(prefix+"_Wo", "dan") -> <prefix>_Wo_ln_scale               (transformer.h:197,372)
+    sfx = "_pre" if pre else ""
+    add("Wemb", T("shared.weight")[:, perm], matrix=True)
+    for i in range(c["encoder_layers"]):
+        mp, ours = f"encoder_l{i + 1}", f"encoder.layers.{i}"
+        attention(f"{mp}_self", f"{ours}.self_attn")
+        ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
+        ffn(f"{mp}_ffn", ours)
+        ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
+    for i in range(c["decoder_layers"]):
+        mp, ours = f"decoder_l{i + 1}", f"decoder.layers.{i}"
+        attention(f"{mp}_self", f"{ours}.self_attn")
+        ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
+        attention(f"{mp}_context", f"{ours}.cross_attn")
+        ln(f"{mp}_context_Wo", f"{ours}.cross_attn_layer_norm", sfx)
+        ffn(f"{mp}_ffn", ours)
+        ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
+    if pre:  # transformer-postprocess-top: n -> postProcess(prefix_+"_top") -> <enc|dec>_top_ln_scale (transformer.h:588,857)
+        ln("encoder_top", "encoder.layer_norm", "")
+        ln("decoder_top", "decoder.layer_norm", "")
+    if c["final_logits_bias"]:
+        add("decoder_ff_logit_out_b", T("final_logits_bias").reshape(-1))
+    else:
+        add("decoder_ff_logit_out_b", torch.zeros(v))
+
+    yml = {
+        "type": "transformer",
+        "dim-vocabs": [v, v],
+        "dim-emb": d,
+        "enc-depth": c["encoder_layers"],
+        "dec-depth": c["decoder_layers"],
+        "transformer-heads": c["n_heads"],
+        "transformer-dim-ffn": c["d_ff"],
+        "transformer-ffn-depth": 2,
+        "transformer-ffn-activation": c["activation"],
+        "transformer-preprocess": "n" if pre else "",
+        "transformer-postprocess": "da" if pre else "dan",
+        "transformer-postprocess-emb": "d",
+        "transformer-postprocess-top": "n" if pre else "",
+        "transformer-decoder-autoreg": "self-attention",
+        "transformer-no-projection": False,
+        "transformer-train-position-embeddings": False,
+        "transformer-tied-layers": [],
+        "transformer-guided-alignment-layer": "last",
+        "tied-embeddings": True,
+        "tied-embeddings-src": False,
+        "tied-embeddings-all": True,
+        "output-omit-bias": False,
+        "right-left": False,
+        "skip": False,
+        "layer-normalization": False,
+        "enc-type": "bidirectional",
+        "enc-cell": "gru",
+        "dec-cell": "gru",
+        "dim-rnn": 1024,
+        "enc-cell-depth": 1,
+        "dec-cell-base-depth": 2,
+        "dec-cell-high-depth": 1,
+        "input-types": [],
+        "lemma-dim-emb": 0,
+        "ulr": False,
+        "version": "crossattn bench/export_marian.py",
+    }
+
+    def y(val):
+        if isinstance(val, bool):
+            return "true" if val else "false"
+        if isinstance(val, list):
+            return "[" + ", ".join(y(x) for x in val) + "]"
+        if isinstance(val, str):
+            return json.dumps(val)
+        return str(val)
+
+    yml_text = "".join(f"{k}: {y(val)}\n" for k, val in yml.items())
+    # addMetaToItems (src/common/io.cpp:71): Type::int8, shape [len+1], NUL-terminated
+    items.insert(0, ("special:model.yml", TYPE_INT8, [len(yml_text) + 1], yml_text.encode() + b"\0"))
+    write_marian_bin(os.path.join(args.out, "model.bin"), items)
+    with open(os.path.join(args.out, "model.yml"), "w") as f:
+        f.write(yml_text)
+    tok = json.loads(metadata["tokenizer"])
+    with open(os.path.join(args.out, "vocab.spm"), "wb") as f:
+        f.write(tensors[tok["source_spm"]].numpy().tobytes())
+    print(f"wrote {args.out}/model.bin ({len(items)} items, gemm-type {args.gemm_type}), "
+          f"vocab.spm, model.yml")
+
+
+if __name__ == "__main__":
+    main()
