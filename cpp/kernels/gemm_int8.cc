@@ -133,14 +133,20 @@ PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int o
   const int n_pad = round_up(out, kFeatures), k_pad = round_up(in, kInputs);
   const size_t stride = static_cast<size_t>(k_pad) * kFeatures;
   l.qpanels_.assign(static_cast<size_t>(n_pad) * k_pad, 0);
+  static_assert(kInputs == 4 && kFeatures == 4, "the packing below writes 4 inputs of 4 features per step");
   for (int j = 0; j < out; ++j) {
-    int8_t* panel = l.qpanels_.data() + (j / kFeatures) * stride;
-    for (int k = 0; k < in; ++k) {
-      // Step k/4 holds 16 bytes; inputs k%4 in {0,1} go to the low half, {2,3} to the high half;
-      // within a half, feature f's pair sits at 2f.
-      const int step = k / kInputs, half = (k % kInputs) / 2, in_pair = k % 2;
-      panel[step * 16 + half * 8 + (j % kFeatures) * 2 + in_pair] = wq[static_cast<size_t>(j) * in + k];
+    // Step k/4 holds 16 bytes; inputs k%4 in {0,1} go to the low half, {2,3} to the high half;
+    // within a half, feature f's pair sits at 2f. One step of this row per iteration.
+    int8_t* panel = l.qpanels_.data() + (j / kFeatures) * stride + (j % kFeatures) * 2;
+    const int8_t* row = wq + static_cast<size_t>(j) * in;
+    int k = 0;
+    for (; k + kInputs <= in; k += kInputs, panel += 16) {
+      panel[0] = row[k];
+      panel[1] = row[k + 1];
+      panel[8] = row[k + 2];
+      panel[9] = row[k + 3];
     }
+    for (; k < in; ++k) panel[(k % kInputs) / 2 * 8 + k % 2] = row[k];  // a last, partial step
   }
   l.scale_.assign(n_pad, 0.0f);
   std::copy_n(scale, out, l.scale_.begin());

@@ -109,7 +109,7 @@ bool is_valid_utf8(const std::string& text) {
 Tokenizer::Tokenizer(const std::string& source_spm, const std::string& target_spm, std::vector<std::string> vocab,
                      int unk_id)
     : source_(load_spm(source_spm, "source")),
-      target_(load_spm(target_spm, "target")),
+      target_(target_spm == source_spm ? source_ : load_spm(target_spm, "target")),
       vocab_(std::move(vocab)),
       unk_id_(unk_id) {
   piece_to_id_.reserve(vocab_.size());

@@ -49,7 +49,9 @@ class Tokenizer {
   int vocab_size() const { return static_cast<int>(vocab_.size()); }
 
  private:
-  std::unique_ptr<sentencepiece::SentencePieceProcessor> source_, target_;
+  // One processor for both sides when the file holds one joint model (loading one costs ~40% of a
+  // model's load time).
+  std::shared_ptr<const sentencepiece::SentencePieceProcessor> source_, target_;
   std::vector<std::string> vocab_;
   std::unordered_map<std::string, int> piece_to_id_;
   int unk_id_;
