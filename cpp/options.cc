@@ -115,7 +115,7 @@ std::vector<OptionSpec> make_specs() {
   s.push_back(field("residual", G::kOutput, T::kBool, &TranslateOptions::residual,
                     "return the statistics of each cross-attention residual connection"));
   s.push_back(bounded(alignment_field("layers", T::kIntList, &AlignmentOptions::layers,
-                                      "decoder layers averaged, negative from the last; none given: the last two"),
+                                      "decoder layers averaged, negative from the last; with no layers and no heads given: the model's trained alignment head if it has one, else the last two layers"),
                       -1024, 1023));
   s.push_back(bounded(alignment_field("heads", T::kIntList, &AlignmentOptions::heads,
                                       "heads averaged in those layers; none given: all"), -1024, 1023));

@@ -81,13 +81,19 @@ void add_confidence(Translation& r) {
 }
 
 // Word alignments of a finished translation, when requested; drops the attention if only the
-// alignment needed it.
-void add_alignment(const TranslateOptions& options, Translation& r) {
+// alignment needed it. Options naming no layer and no head read the model's trained alignment head
+// when it has one.
+void add_alignment(const ModelConfig& c, const TranslateOptions& options, Translation& r) {
   if (!options.alignment || r.target_ids.empty()) return;
+  AlignmentOptions chosen = *options.alignment;
+  if (chosen.layers.empty() && chosen.heads.empty() && c.alignment_head >= 0) {
+    chosen.layers = {c.alignment_layer};
+    chosen.heads = {c.alignment_head};
+  }
   const CrossAttentionView view{r.cross_attention.data(), r.layers, r.heads, static_cast<int>(r.target_ids.size()),
                                 static_cast<int>(r.source_ids.size())};
   r.alignment = align_words(view, {r.source_word_of_token, static_cast<int>(r.source_words.size())},
-                            {r.target_word_of_token, static_cast<int>(r.target_words.size())}, *options.alignment);
+                            {r.target_word_of_token, static_cast<int>(r.target_words.size())}, chosen);
   if (!options.attention) r.cross_attention.clear();
 }
 
@@ -221,7 +227,7 @@ std::vector<Translation> TranslationJob::finish() {
   for (size_t k = 0; k < st.decoded.size(); ++k) {
     Translation& r = st.results[st.decoded[k]];
     finish_translation(*st.tokenizer, st.model->config(), std::move(hyps[k]), r);
-    add_alignment(st.options, r);
+    add_alignment(st.model->config(), st.options, r);
   }
   return std::move(st.results);
 }
@@ -314,7 +320,7 @@ Translation Translator::align(const std::string& source, const std::string& targ
     r.log_prob += r.token_log_probs.back();
   }
   add_confidence(r);
-  add_alignment(options, r);
+  add_alignment(c, options, r);
   return r;
 }
 

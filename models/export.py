@@ -52,7 +52,7 @@ def parity_fixture(model, sp, m):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--run", required=True, help="training run folder (spm.model, model.pt)")
-    ap.add_argument("--config", required=True)
+    ap.add_argument("--config", help="the run's config (default: RUN/config.json, the one train.py ran with)")
     ap.add_argument("--out", required=True, help="model file to write (.crossattn)")
     ap.add_argument("--weights", default="model.pt",
                     help="state dict inside --run (default model.pt), or several separated by commas, averaged "
@@ -61,7 +61,7 @@ def main():
     ap.add_argument("--fixture", help="also write the PyTorch parity fixture here")
     args = ap.parse_args()
 
-    cfg = json.load(open(args.config))
+    cfg = json.load(open(args.config or os.path.join(args.run, "config.json")))
     m = cfg["model"]
     state = average_state_dicts([os.path.join(args.run, w) for w in args.weights.split(",")])
     store = torch.float16 if args.dtype == "f16" else torch.float32

@@ -67,13 +67,15 @@ def train_sentencepiece(lines, out_prefix, m):
 
 
 def encode_pairs(sp, src, tgt, m, max_len):
-    """Source ids + eos; target bos + ids + eos. Pairs longer than max_len tokens are dropped."""
-    pairs = []
-    for s, t in zip(sp.encode(src), sp.encode(tgt)):
+    """Source ids + eos; target bos + ids + eos. Pairs longer than max_len tokens are dropped.
+    Returns (pairs, kept): kept [len(pairs)] is each pair's line index in src/tgt."""
+    pairs, kept = [], []
+    for k, (s, t) in enumerate(zip(sp.encode(src), sp.encode(tgt))):
         s, t = s + [m["eos_id"]], [m["bos_id"]] + t + [m["eos_id"]]
         if len(s) <= max_len and len(t) <= max_len:
             pairs.append((s, t))
-    return pairs
+            kept.append(k)
+    return pairs, kept
 
 
 def make_batches(pairs, batch_tokens, rng):
@@ -93,8 +95,9 @@ def make_batches(pairs, batch_tokens, rng):
     return batches
 
 
-def collate(pairs, idx, pad_id, device):
-    """Padded tensors src [B, S], tgt_in [B, T-1], tgt_out [B, T-1]."""
+def collate(pairs, idx, pad_id, device, links=None):
+    """Padded tensors src [B, S], tgt_in [B, T-1], tgt_out [B, T-1], and with links (a Pharaoh line of
+    piece links per pair) the guided-alignment targets [B, T-1, S], else None."""
     s_len = max(len(pairs[i][0]) for i in idx)
     t_len = max(len(pairs[i][1]) for i in idx)
     src = torch.full((len(idx), s_len), pad_id, dtype=torch.long)
@@ -103,19 +106,43 @@ def collate(pairs, idx, pad_id, device):
         s, t = pairs[i]
         src[row, : len(s)] = torch.tensor(s)
         tgt[row, : len(t)] = torch.tensor(t)
-    return src.to(device), tgt[:, :-1].to(device), tgt[:, 1:].to(device)
+    aln = None if links is None else alignment_targets([links[i] for i in idx], t_len - 1, s_len).to(device)
+    return src.to(device), tgt[:, :-1].to(device), tgt[:, 1:].to(device), aln
 
 
-def loss_fn(model, batch, m, label_smoothing):
-    src, tgt_in, tgt_out = batch
-    logits = model(src, tgt_in)  # [B, T, V]
-    return F.cross_entropy(
+def alignment_targets(lines, t_len, s_len):
+    """Guided-alignment targets [B, T, S] from Pharaoh piece links "i-j" (source piece i, target piece j):
+    row j spreads probability 1 evenly over the source pieces target piece j links to; rows of unlinked
+    pieces (and eos) stay zero. Target piece j is what decoder step j predicts (tgt_out[j])."""
+    aln = torch.zeros(len(lines), t_len, s_len)
+    for row, line in enumerate(lines):
+        for link in line.split():
+            i, _, j = link.partition("-")
+            aln[row, int(j), int(i)] = 1.0
+    return aln / aln.sum(-1, keepdim=True).clamp(min=1.0)
+
+
+def loss_fn(model, batch, m, label_smoothing, guided_weight=0.0):
+    """Summed label-smoothed cross-entropy over the target tokens, plus guided_weight times the
+    guided-alignment cross-entropy -sum aln * log(attention) of the head m["alignment_layer"],
+    m["alignment_head"] (Garg et al. 2019, eq. 6; Marian's guided-alignment-cost "ce").
+    Returns (loss, target tokens, the alignment term alone)."""
+    src, tgt_in, tgt_out, aln = batch
+    guided = guided_weight > 0 and aln is not None
+    logits, cross = model(src, tgt_in, with_cross_attention=True) if guided else (model(src, tgt_in), None)  # [B, T, V]
+    loss = F.cross_entropy(
         logits.reshape(-1, logits.shape[-1]),
         tgt_out.reshape(-1),
         ignore_index=m["pad_id"],
         label_smoothing=label_smoothing,
         reduction="sum",
-    ), int((tgt_out != m["pad_id"]).sum())
+    )
+    aln_loss = torch.zeros(())
+    if guided:
+        attention = cross[m["alignment_layer"]][:, m["alignment_head"]]  # [B, T, S]
+        aln_loss = -(aln * torch.log(attention + 1e-6)).sum()
+        loss = loss + guided_weight * aln_loss
+    return loss, int((tgt_out != m["pad_id"]).sum()), float(aln_loss)
 
 
 @torch.no_grad()
@@ -123,7 +150,7 @@ def valid_loss(model, pairs, m, device, batch_tokens):
     model.eval()
     total, n = 0.0, 0
     for idx in make_batches(pairs, batch_tokens, random.Random(0)):
-        loss, tokens = loss_fn(model, collate(pairs, idx, m["pad_id"], device), m, 0.0)
+        loss, tokens, _ = loss_fn(model, collate(pairs, idx, m["pad_id"], device), m, 0.0)
         total, n = total + float(loss), n + tokens
     model.train()
     return total / n
@@ -168,14 +195,24 @@ def main():
         section, _, name = key.partition(".")
         if section not in ("model", "training", "data") or not name:
             raise SystemExit(f"--set {assignment}: expected model.KEY, training.KEY or data.KEY")
-        parsed = json.loads(value) if value[:1] in "-0123456789[{tf\"" else value  # numbers, JSON, or a bare string
+        try:  # numbers, booleans, JSON, or a bare string
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
         cfg[section][name] = type(cfg[section][name])(parsed) if name in cfg[section] else parsed
     m, tr, data = cfg["model"], cfg["training"], cfg["data"]
+    guided_weight = tr.get("guided_alignment_weight", 0.0)
+    if guided_weight > 0 and not (0 <= m.get("alignment_layer", -1) < m["decoder_layers"]
+                                  and 0 <= m.get("alignment_head", -1) < m["n_heads"] and "alignment" in data):
+        raise SystemExit("guided alignment needs data.alignment and model.alignment_layer/alignment_head naming a "
+                         "decoder layer and head")
     if args.max_epochs:
         tr["max_epochs"] = args.max_epochs
     rank, world, local_rank = distributed()
     main_process = rank == 0
     os.makedirs(args.out, exist_ok=True)
+    if rank == 0:  # the config as run, --set included: export.py reads it
+        json.dump(cfg, open(os.path.join(args.out, "config.json"), "w"), indent=2)
     torch.set_num_threads(args.threads)
     device = f"cuda:{local_rank}" if torch.cuda.is_available() else "cpu"
     if device != "cpu":
@@ -211,8 +248,15 @@ def main():
     if sp.get_piece_size() != m["vocab_size"]:
         raise ValueError(f"tokenizer has {sp.get_piece_size()} pieces, config says {m['vocab_size']}")
     max_len = m["max_positions"]
-    train = encode_pairs(sp, train_src, train_tgt, m, max_len)
-    valid = encode_pairs(sp, valid_src, valid_tgt, m, max_len)
+    train, train_lines = encode_pairs(sp, train_src, train_tgt, m, max_len)
+    valid, _ = encode_pairs(sp, valid_src, valid_tgt, m, max_len)
+    links = None
+    if guided_weight > 0:  # piece links of every training line, made by ibm2_align.py with this vocabulary
+        all_links = read_lines(os.path.join(args.prepared, data["alignment"]))
+        if len(all_links) != len(train_src):
+            raise ValueError(f"{data['alignment']} has {len(all_links)} lines, the training data {len(train_src)}")
+        links = [all_links[k] for k in train_lines]
+        del all_links
     n_bleu = tr.get("bleu_sentences", 500)
     bleu_sets = {name: tuple(read_set(root_of(prefix), lang)[:n_bleu] for lang in (src_lang, tgt_lang))
                  for name, prefix in data.get("bleu", {}).items()}
@@ -269,10 +313,13 @@ def main():
 
     log = open(os.path.join(args.out, "train.log.jsonl"), "a") if main_process else None
 
-    def evaluate(train_loss, name):
-        """Validation loss and BLEU; keeps the weights as `name`; returns True when training should stop."""
+    def evaluate(train_loss, alignment_loss, name):
+        """Validation loss and BLEU; keeps the weights as `name`; returns True when training should stop.
+        Losses are per target token over the updates since the last evaluation."""
         record = {"step": state["step"], "epoch": state["epoch"], "hours": round(state["train_seconds"] / 3600, 3),
                   "train_loss": round(train_loss, 4), "valid_loss": round(valid_loss(model, valid, m, device, tr["batch_tokens"]), 4)}
+        if guided_weight:
+            record["alignment_loss"] = round(alignment_loss, 4)
         for set_name, (src_lines, ref_lines) in bleu_sets.items():
             record[f"bleu_{set_name}"] = corpus_bleu(greedy_translate(model, sp, src_lines, m, device), ref_lines)
         record["weights"] = name
@@ -303,7 +350,7 @@ def main():
     start = time.time() - state["train_seconds"]
     last_save = time.time()
     stopped = early_stop = False
-    window_loss, window_tokens = 0.0, 0
+    window_loss, window_tokens, window_aln = 0.0, 0, 0.0
     while state["epoch"] < tr["max_epochs"] and not stopped and not early_stop:
         rng = random.Random(tr["seed"] * 1000 + state["epoch"])
         batches = make_batches(train, tr["batch_tokens"], rng)
@@ -314,20 +361,24 @@ def main():
             for group in opt.param_groups:
                 group["lr"] = lr_at(state["step"])
             with autocast:
-                loss, tokens = loss_fn(ddp, collate(train, idx, m["pad_id"], device), m, tr["label_smoothing"])
+                loss, tokens, aln_loss = loss_fn(ddp, collate(train, idx, m["pad_id"], device, links), m,
+                                                 tr["label_smoothing"], guided_weight)
             opt.zero_grad(set_to_none=True)
             (loss / tokens).backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             state["batch_in_epoch"] = b + world
-            window_loss, window_tokens = window_loss + float(loss), window_tokens + tokens
+            window_loss, window_tokens = window_loss + float(loss) - guided_weight * aln_loss, window_tokens + tokens
+            window_aln += aln_loss
             state["train_seconds"] = time.time() - start
             if state["step"] % 100 == 0 and main_process:
                 print(f"epoch {state['epoch']} step {state['step']} loss {window_loss / window_tokens:.3f} "
-                      f"{state['train_seconds']:.0f}s", flush=True)
+                      + (f"alignment loss {window_aln / window_tokens:.3f} " if guided_weight else "")
+                      + f"{state['train_seconds']:.0f}s", flush=True)
             if tr.get("eval_every") and state["step"] % tr["eval_every"] == 0:
-                early_stop = agree(main_process and evaluate(window_loss / window_tokens, f"step{state['step']}.pt"))
-                window_loss, window_tokens = 0.0, 0
+                early_stop = agree(main_process and evaluate(window_loss / window_tokens, window_aln / window_tokens,
+                                                             f"step{state['step']}.pt"))
+                window_loss, window_tokens, window_aln = 0.0, 0, 0.0
                 save_checkpoint()
                 last_save = time.time()
             elif time.time() - last_save > args.checkpoint_minutes * 60:
@@ -343,8 +394,9 @@ def main():
         state["epoch"] += 1
         state["batch_in_epoch"] = 0
         if not tr.get("eval_every"):
-            early_stop = agree(main_process and evaluate(window_loss / max(window_tokens, 1), f"epoch{state['epoch']}.pt"))
-            window_loss, window_tokens = 0.0, 0
+            early_stop = agree(main_process and evaluate(window_loss / max(window_tokens, 1), window_aln / max(window_tokens, 1),
+                                                             f"epoch{state['epoch']}.pt"))
+            window_loss, window_tokens, window_aln = 0.0, 0, 0.0
             save_checkpoint()
 
     state["train_seconds"] = time.time() - start

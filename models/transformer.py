@@ -185,9 +185,11 @@ class Transformer(nn.Module):
             logits = logits + self.final_logits_bias
         return logits, cross
 
-    def forward(self, src, tgt_in):
+    def forward(self, src, tgt_in, with_cross_attention=False):
+        """Teacher-forced logits [B, T, V]; with_cross_attention also gives the weights [L][B, H, T, S]."""
         encoder_out, src_mask = self.encode(src)
-        return self.decode(tgt_in, encoder_out, src_mask)[0]
+        logits, cross = self.decode(tgt_in, encoder_out, src_mask)
+        return (logits, cross) if with_cross_attention else logits
 
     @torch.no_grad()
     def greedy(self, src, max_len):

@@ -93,10 +93,16 @@ run_tests() {
     --resume-from build/smoke-ddp/compact.pt --max-steps 6 --threads "$(nproc)" | tee build/smoke-resume.log
   grep -q '"steps": 6' build/smoke-resume.log
 
-  step "training pipeline smoke run: train a tiny model 5 steps, export, check parity with the engine"
-  /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" \
-    --out build/smoke --max-steps 5 --threads "$(nproc)"
-  /usr/bin/python3 models/export.py --run build/smoke --weights checkpoint.pt --config models/configs/smoke.json \
+  step "training pipeline smoke run: align the training pairs (IBM Model 2), train a tiny model 5 steps with guided alignment, export, check parity with the engine"
+  rm -rf build/smoke && mkdir -p build/smoke && cp build/smoke-ddp/spm.model build/smoke/
+  /usr/bin/python3 models/ibm2_align.py --spm build/smoke/spm.model --iterations 2 --out build/smoke/train.align.gz \
+    --src "$CROSSATTN_DATA/multi30k/train.en.gz" --tgt "$CROSSATTN_DATA/multi30k/train.de.gz"
+  /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --prepared build/smoke \
+    --out build/smoke --max-steps 5 --threads "$(nproc)" --set training.eval_every=5 --set data.alignment=train.align.gz \
+    --set training.guided_alignment_weight=0.1 --set model.alignment_layer=1 --set model.alignment_head=0 \
+    | tee build/smoke/train.out
+  grep -Eq '"alignment_loss": (0\.0*[1-9]|[1-9])' build/smoke/train.out
+  /usr/bin/python3 models/export.py --run build/smoke --weights checkpoint.pt \
     --out build/smoke/smoke.crossattn --fixture build/smoke/parity.safetensors
   CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.crossattn CROSSATTN_TEST_FIXTURE=$PWD/build/smoke/parity.safetensors \
     build/native/tests/cpp/crossattn_tests --gtest_filter='Parity*:KVCache*:ModelFile*:Attention*:Decoding*'

@@ -8,7 +8,11 @@
  * (docs/alignment.md), and checks every value.
  */
 export interface AlignmentOptions {
-  /** Decoder layers whose attention is averaged; negative indices count from the last (-1). Left out: the last two. */
+  /**
+   * Decoder layers whose attention is averaged; negative indices count from the last (-1). With layers
+   * and heads both left out: the model's trained alignment head (config alignment_layer/alignment_head)
+   * if it has one, else the last two layers.
+   */
   layers?: number[];
   /** Heads averaged in those layers. Left out: all heads. */
   heads?: number[];

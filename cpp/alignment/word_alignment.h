@@ -24,9 +24,10 @@ enum class AlignmentMethod {
 
 struct AlignmentOptions {
   /// Decoder layers whose attention is averaged; negative indices count from the last layer (-1).
-  /// Empty: the last two layers (the only one in a one-layer decoder). The defaults (last two
-  /// layers, all heads, grow-diag-final-and, no shift) had the lowest AER on the dev half of the
-  /// gold in docs/alignment.md.
+  /// Empty: the last two layers (the only one in a one-layer decoder); the Translator first picks
+  /// the model's trained alignment head when layers and heads are both empty (ModelConfig). The
+  /// defaults (last two layers, all heads, grow-diag-final-and, no shift) had the lowest AER on the
+  /// dev half of the gold in docs/alignment.md for models without one.
   std::vector<int> layers;
   /// Heads averaged in each of those layers; empty means all heads.
   std::vector<int> heads;

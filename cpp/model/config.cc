@@ -73,6 +73,8 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   c.bos_id = get<int>(j, "bos_id");
   c.eos_id = get<int>(j, "eos_id");
   c.decoder_start_id = get_or<int>(j, "decoder_start_id", c.bos_id);
+  c.alignment_layer = get_or<int>(j, "alignment_layer", -1);
+  c.alignment_head = get_or<int>(j, "alignment_head", -1);
 
   auto positive = [](int v, int limit) { return v > 0 && v <= limit; };
   if (!positive(c.encoder_layers, 64) || !positive(c.decoder_layers, 64)) fail("layer counts must be in 1..64");
@@ -85,6 +87,11 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   }
   for (int id : {c.pad_id, c.unk_id, c.bos_id, c.eos_id, c.decoder_start_id}) {
     if (id < 0 || id >= c.vocab_size) fail("special token ids must lie in [0, vocab_size)");
+  }
+  const bool no_alignment_head = c.alignment_layer == -1 && c.alignment_head == -1;
+  if (!no_alignment_head && (c.alignment_layer < 0 || c.alignment_layer >= c.decoder_layers || c.alignment_head < 0 ||
+                             c.alignment_head >= c.n_heads)) {
+    fail("alignment_layer and alignment_head must both be absent or name a decoder layer and head");
   }
   return c;
 }

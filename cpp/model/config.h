@@ -28,6 +28,10 @@ struct ModelConfig {
   bool final_logits_bias = false;
   int vocab_size = 0;
   int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3, decoder_start_id = 2;
+  /// The cross-attention head trained to align (guided alignment, Garg et al. 2019): decoder layer
+  /// in [0, decoder_layers) and head in [0, n_heads), or both -1 when the model has none. Word
+  /// alignments read this head by default (docs/alignment.md).
+  int alignment_layer = -1, alignment_head = -1;
 
   /// Parses and validates the JSON text of a config (the "model" object of models/configs/*.json
   /// plus name and languages). Raises Error(kModelFormat) on a missing or out-of-range field.

@@ -249,6 +249,30 @@ TEST_F(TranslatorAlignTest, ResidualStatisticsDescribeTheCrossAttentionUpdate) {
   for (size_t i = 0; i < b.residual.size(); ++i) EXPECT_NEAR(forced.residual[i], b.residual[i], 1e-3) << i;
 }
 
+TEST_F(TranslatorAlignTest, AModelsTrainedAlignmentHeadIsTheDefaultAndExplicitChoicesWin) {
+  const int last = translator.config().decoder_layers - 1;
+  const std::vector<uint8_t> file = testing::with_config(testing::read_bytes(testing::model_path()),
+                                                         [&](nlohmann::json& c) {
+                                                           c["alignment_layer"] = last;
+                                                           c["alignment_head"] = 1;
+                                                         });
+  const Translator guided = Translator::from_bytes(file.data(), file.size());
+  const std::string source = "A man in a blue shirt is riding a bicycle.";
+  const std::string target = "Ein Mann in einem blauen Hemd fährt Fahrrad.";
+  TranslateOptions by_default, that_head, two_layers;
+  by_default.alignment = AlignmentOptions{};
+  that_head.alignment = AlignmentOptions{};
+  that_head.alignment->layers = {last};
+  that_head.alignment->heads = {1};
+  two_layers.alignment = AlignmentOptions{};
+  two_layers.alignment->layers = {-1, -2};
+  const WordAlignment guided_default = *guided.align(source, target, by_default).alignment;
+  EXPECT_EQ(guided_default.weights, translator.align(source, target, that_head).alignment->weights);
+  EXPECT_NE(guided_default.weights, translator.align(source, target, by_default).alignment->weights);
+  EXPECT_EQ(guided.align(source, target, two_layers).alignment->weights,
+            translator.align(source, target, two_layers).alignment->weights);
+}
+
 TEST_F(TranslatorAlignTest, BadInputIsATypedError) {
   TranslateOptions o;
   o.alignment = AlignmentOptions{};

@@ -22,25 +22,9 @@ ErrorCode load_error(const std::vector<uint8_t>& bytes) {
   return ErrorCode::kInvalidInput;
 }
 
-// Splits a model file into its JSON header and data, for rewriting the header.
-struct Parts {
-  nlohmann::json header;
-  std::vector<uint8_t> data;
-};
-
-Parts split(const std::vector<uint8_t>& bytes) {
-  uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
-  return {nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(n)),
-          std::vector<uint8_t>(bytes.begin() + 8 + static_cast<long>(n), bytes.end())};
-}
-
-// Joins a rewritten header and the data into a file without a checksum (which the rewrite would
-// fail), so that each test reaches the check behind the checksum that it is about.
-std::vector<uint8_t> join(Parts p) {
-  p.header["__metadata__"].erase("checksum");
-  return testing::make_safetensors(p.header.dump(), p.data);
-}
+using testing::join;
+using testing::split;
+using testing::Parts;
 
 class ModelFileTest : public ::testing::Test {
  protected:
@@ -95,6 +79,15 @@ TEST_F(ModelFileTest, InconsistentHeaderIsACleanError) {
     config["n_heads"] = 7;
     p.header["__metadata__"]["config"] = config.dump();
     EXPECT_EQ(load_error(join(p)), ErrorCode::kModelFormat);
+  }
+  // An alignment head that names no head of the decoder, or only half of one.
+  for (auto [layer, head] : {std::pair{0, -1}, {-1, 0}, {-2, 0}, {0, 99}, {99, 0}}) {
+    EXPECT_EQ(load_error(testing::with_config(bytes, [&](nlohmann::json& c) {
+                c["alignment_layer"] = layer;
+                c["alignment_head"] = head;
+              })),
+              ErrorCode::kModelFormat)
+        << "alignment_layer " << layer << ", alignment_head " << head;
   }
   // A layer_norm_eps that is infinite as a float, or not a small positive number, would make every
   // layer norm return zeros or NaN: the model would load and translate everything into nothing.

@@ -4,9 +4,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "translator.h"
 
@@ -51,6 +54,36 @@ inline std::vector<uint8_t> make_safetensors(const std::string& header, const st
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), data.begin(), data.end());
   return out;
+}
+
+// A model file split into its JSON header and data, for rewriting the header.
+struct Parts {
+  nlohmann::json header;
+  std::vector<uint8_t> data;
+};
+
+inline Parts split(const std::vector<uint8_t>& bytes) {
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
+  return {nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<long>(n)),
+          std::vector<uint8_t>(bytes.begin() + 8 + static_cast<long>(n), bytes.end())};
+}
+
+// Joins a rewritten header and the data into a file without a checksum (which the rewrite would
+// fail), so that each test reaches the check behind the checksum that it is about.
+inline std::vector<uint8_t> join(Parts p) {
+  p.header["__metadata__"].erase("checksum");
+  return make_safetensors(p.header.dump(), p.data);
+}
+
+// The model file `bytes` with its config JSON rewritten by `edit` (and no checksum).
+inline std::vector<uint8_t> with_config(const std::vector<uint8_t>& bytes,
+                                        const std::function<void(nlohmann::json&)>& edit) {
+  Parts p = split(bytes);
+  auto config = nlohmann::json::parse(p.header["__metadata__"]["config"].get<std::string>());
+  edit(config);
+  p.header["__metadata__"]["config"] = config.dump();
+  return join(std::move(p));
 }
 
 }  // namespace crossattn::testing
