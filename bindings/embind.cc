@@ -221,6 +221,12 @@ class WasmTranslator {
     out.set("dFf", c.d_ff);
     out.set("vocabSize", c.vocab_size);
     out.set("maxPositions", c.max_positions);
+    if (c.alignment_head >= 0) {
+      val head = val::object();
+      head.set("layer", c.alignment_layer);
+      head.set("head", c.alignment_head);
+      out.set("alignmentHead", head);
+    }
     return out;
   }
 

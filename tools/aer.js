@@ -52,6 +52,22 @@ export function alignmentErrorRate(goldLines, hypLines) {
   };
 }
 
+/**
+ * ../shared/data/align-dev (RWTH German–English, Europarl): "DE ||| EN" lines and 1-based "de-en"
+ * gold links (p: possible) -> pairs {en, de} and 0-based gold lines "en-de" (en→de word order).
+ */
+export function readAlignDev(dir) {
+  const pairs = readLines(`${dir}/dev.de-en`).map((line) => {
+    const [de, en] = line.split(' ||| ');
+    return { en, de };
+  });
+  const gold = readLines(`${dir}/dev.talp`).map((line) => line.trim().split(/\s+/).filter(Boolean).map((link) => {
+    const [, de, kind, en] = /^(\d+)([-p])(\d+)$/.exec(link);
+    return `${en - 1}${kind === 'p' ? 'p' : '-'}${de - 1}`;
+  }).join(' '));
+  return { pairs, gold };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [goldPath, hypPath] = process.argv.slice(2);
   if (!goldPath || !hypPath) {

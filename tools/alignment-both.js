@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Translator, pharaoh } from '../dist/index.js';
-import { alignmentErrorRate } from './aer.js';
+import { alignmentErrorRate, readAlignDev } from './aer.js';
 import { readLines } from './bleu.js';
 
 const models = new URL('../models/', import.meta.url).pathname;
@@ -20,26 +20,13 @@ const { values } = parseArgs({
   },
 });
 
-/** align-dev: "DE ||| EN" lines and 1-based "de-en" gold (p: possible) -> pairs and 0-based "en-de" gold. */
-function rwth(dir) {
-  const pairs = readLines(`${dir}/dev.de-en`).map((line) => {
-    const [de, en] = line.split(' ||| ');
-    return { en, de };
-  });
-  const gold = readLines(`${dir}/dev.talp`).map((line) => line.trim().split(/\s+/).filter(Boolean).map((link) => {
-    const [, de, kind, en] = /^(\d+)([-p])(\d+)$/.exec(link);
-    return `${en - 1}${kind === 'p' ? 'p' : '-'}${de - 1}`;
-  }).join(' '));
-  return { pairs, gold };
-}
-
 function captions(prefix) {
   const en = readLines(`${prefix}.en`), de = readLines(`${prefix}.de`);
   return { pairs: en.map((e, i) => ({ en: e, de: de[i] })), gold: readLines(`${prefix}.gold`) };
 }
 
 const sets = [
-  ['align-dev (RWTH, Europarl)', rwth(`${values.data}/align-dev`)],
+  ['align-dev (RWTH, Europarl)', readAlignDev(`${values.data}/align-dev`)],
   ['Multi30k gold (captions)', captions(new URL('../tests/fixtures/alignment-gold/multi30k-test2016', import.meta.url).pathname)],
 ];
 const enDe = await Translator.load(values['en-de']);

@@ -110,6 +110,11 @@ export interface ModelConfig {
   dFf: number;
   vocabSize: number;
   maxPositions: number;
+  /**
+   * The cross-attention head trained to align (guided alignment, docs/alignment.md), which word
+   * alignments read by default; absent when the model has none.
+   */
+  alignmentHead?: { layer: number; head: number };
 }
 
 /** A translation with its tokens and the cross-attention behind it. */

@@ -1,6 +1,6 @@
 // Word alignments, forced alignment and residual statistics through the wasm API and the CLI.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InvalidInputError, Translator, pharaoh } from '../../dist/index.js';
@@ -82,6 +82,31 @@ describe('align (forced alignment)', () => {
     const naive = await run({ layers, method: 'argmax' });
     expect(defaults).toBeLessThan(0.3);
     expect(defaults).toBeLessThan(naive - 0.1);
+  });
+
+  test("a model's trained alignment head (config alignmentHead) is read unless layers or heads are named", async () => {
+    // The same model file with a config that names layer 1, head 2 as its alignment head.
+    const bytes = readFileSync(MODEL);
+    const headerLength = Number(Buffer.from(bytes.subarray(0, 8)).readBigUInt64LE());
+    const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + headerLength)).toString('utf8'));
+    const config = JSON.parse(header.__metadata__.config);
+    header.__metadata__.config = JSON.stringify({ ...config, alignment_layer: 1, alignment_head: 2 });
+    delete header.__metadata__.checksum;
+    const text = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64LE(BigInt(text.length));
+    const guided = await Translator.load(Buffer.concat([length, text, bytes.subarray(8 + headerLength)]));
+    try {
+      expect(translator.config.alignmentHead).toBeUndefined();
+      expect(guided.config.alignmentHead).toEqual({ layer: 1, head: 2 });
+      const pair = ['A man in a blue shirt is riding a bicycle.', 'Ein Mann in einem blauen Hemd fährt Fahrrad.'];
+      const weights = async (t, alignment) => (await t.align(...pair, { alignment })).alignment.weights;
+      expect(await weights(guided, true)).toEqual(await weights(translator, { layers: [1], heads: [2] }));
+      expect(await weights(guided, true)).not.toEqual(await weights(translator, true));
+      expect(await weights(guided, { layers: [-1] })).toEqual(await weights(translator, { layers: [-1] }));
+    } finally {
+      guided.dispose();
+    }
   });
 
   test('bad options are InvalidInputError, and the translator stays usable', async () => {

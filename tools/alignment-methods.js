@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// The ways of turning one model's cross-attention into word alignments, side by side on align-dev
+// (../shared/data/align-dev: the first 150 RWTH German–English Europarl pairs): AER, precision,
+// recall, and the cost in ms per pair (forced alignment through the package, wasm, one thread,
+// this machine, the same run). The rows: naive averaging, the attention default, Shift-Att, the
+// model's trained alignment head (guided alignment) when it has one, and with --reverse-model both
+// directions symmetrized. Prints the Markdown table of docs/alignment.md.
+//   node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR]
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Translator, pharaoh } from '../dist/index.js';
+import { alignmentErrorRate, readAlignDev } from './aer.js';
+
+const { values } = parseArgs({
+  options: {
+    model: { type: 'string' },
+    'reverse-model': { type: 'string' },
+    data: { type: 'string', default: process.env.CROSSATTN_DATA ?? new URL('../../shared/data', import.meta.url).pathname },
+  },
+});
+if (!values.model) {
+  console.error('usage: node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR]');
+  process.exit(2);
+}
+const { pairs, gold } = readAlignDev(`${values.data}/align-dev`);
+const model = await Translator.load(values.model);
+const reverse = values['reverse-model'] ? await Translator.load(values['reverse-model']) : null;
+const { decoderLayers, alignmentHead } = model.config;
+const gdfa = 'grow-diag-final-and';
+
+const methods = [
+  ['every layer and head averaged, argmax (naive)', { layers: [...Array(decoderLayers).keys()], method: 'argmax' }],
+  ['last two layers, heads averaged, grow-diag-final-and', { layers: [-2, -1], method: gdfa }],
+  ['last two layers, heads averaged, Shift-Att, grow-diag-final-and', { layers: [-2, -1], method: gdfa, shift: true }],
+];
+if (alignmentHead) {
+  const where = `layer ${alignmentHead.layer} head ${alignmentHead.head}`;
+  methods.push([`trained head (${where}), argmax`, { method: 'argmax' }],
+    [`trained head (${where}), grow-diag-final-and`, { method: gdfa }],
+    [`trained head (${where}), threshold 0.3`, { method: 'threshold', threshold: 0.3 }]);
+}
+
+/** AER of `align` (pair -> alignment) over align-dev, and its mean time per pair in ms. */
+async function measure(align) {
+  const hyps = [];
+  const start = performance.now();
+  for (const pair of pairs) hyps.push(pharaoh(await align(pair)));
+  return { ...alignmentErrorRate(gold, hyps), ms: (performance.now() - start) / pairs.length };
+}
+
+const rows = [];
+for (const [name, alignment] of methods) {
+  rows.push([name, await measure(async ({ en, de }) => (await model.align(en, de, { attention: false, alignment })).alignment)]);
+  if (reverse) {
+    rows.push([`${name}, both directions symmetrized`,
+      await measure(({ en, de }) => model.alignSymmetric(reverse, en, de, { alignment }))]);
+  }
+}
+const percent = (x) => (100 * x).toFixed(1);
+console.log(`Model ${model.config.name}${reverse ? ` and ${reverse.config.name}` : ''} on align-dev (${pairs.length} pairs); ` +
+  'the options left out are the defaults; AER % (lower is better).\n');
+console.log('| method | AER | precision | recall | ms per pair |\n| --- | ---: | ---: | ---: | ---: |');
+for (const [name, r] of rows) {
+  console.log(`| ${name} | ${percent(r.aer)} | ${percent(r.precision)} | ${percent(r.recall)} | ${r.ms.toFixed(1)} |`);
+}
+model.dispose();
+reverse?.dispose();
