@@ -12,11 +12,15 @@ def main():
         sys.exit(__doc__)
     records = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
     bleu = sorted({k for r in records for k in r if k.startswith("bleu_")})
-    print("| updates | training hours | train loss | valid loss | " + " | ".join(f"BLEU {k[5:]}" for k in bleu) + " |")
-    print("| ---: " * (4 + len(bleu)) + "|")
+    guided = any("alignment_loss" in r for r in records)  # guided alignment (train.py) from some point on
+    print("| updates | training hours | train loss | valid loss | " + " | ".join(f"BLEU {k[5:]}" for k in bleu)
+          + (" | alignment loss" if guided else "") + " |")
+    print("| ---: " * (4 + len(bleu) + guided) + "|")
     for r in records:
         cells = [f"{r['step']:,}", f"{r['hours']:.2f}", f"{r['train_loss']:.3f}", f"{r['valid_loss']:.3f}"]
-        print("| " + " | ".join(cells + [str(r.get(k, "")) for k in bleu]) + " |")
+        cells += [str(r.get(k, "")) for k in bleu] + ([f"{r['alignment_loss']:.3f}" if "alignment_loss" in r else ""]
+                                                      if guided else [])
+        print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
