@@ -244,6 +244,11 @@ def main():
             train_sentencepiece(train_src + train_tgt, spm_path[: -len(".model")], m)
     if world > 1:
         dist.barrier()
+    links_path = os.path.join(args.prepared, data["alignment"]) if guided_weight > 0 else None
+    if links_path and not os.path.exists(links_path):
+        raise SystemExit(f"{links_path} is missing: make it with this run's vocabulary, e.g. /usr/bin/python3 "
+                         f"models/ibm2_align.py --spm {spm_path} --src TRAIN.{src_lang}.gz --tgt TRAIN.{tgt_lang}.gz "
+                         f"--out {links_path} (the files of data.train)")
     sp = spm.SentencePieceProcessor(model_file=spm_path)
     if sp.get_piece_size() != m["vocab_size"]:
         raise ValueError(f"tokenizer has {sp.get_piece_size()} pieces, config says {m['vocab_size']}")
@@ -252,11 +257,6 @@ def main():
     valid, _ = encode_pairs(sp, valid_src, valid_tgt, m, max_len)
     links = None
     if guided_weight > 0:  # piece links of every training line, made by ibm2_align.py with this vocabulary
-        links_path = os.path.join(args.prepared, data["alignment"])
-        if not os.path.exists(links_path):
-            raise SystemExit(f"{links_path} is missing: make it with this run's vocabulary, e.g. /usr/bin/python3 "
-                             f"models/ibm2_align.py --spm {spm_path} --src TRAIN.{src_lang}.gz --tgt TRAIN.{tgt_lang}.gz "
-                             f"--out {links_path} (the files of data.train)")
         all_links = read_lines(links_path)
         if len(all_links) != len(train_src):
             raise ValueError(f"{data['alignment']} has {len(all_links)} lines, the training data {len(train_src)}")
