@@ -170,11 +170,13 @@ test('the translation streams in, a new keystroke cancels it, beam search lists 
 
   // Cancellation: replacing a long paragraph while it streams cancels it; the new text wins.
   const cancelledBefore = Number(await page.evaluate(() => document.body.dataset.cancelled ?? 0));
-  // 24 sentences: their translation takes far longer than the next keystroke does to arrive.
-  const paragraph = Array(24).fill(long).join(' ');
+  // 64 sentences: their translation takes far longer than the next keystroke does to arrive. The
+  // next text goes in once the paragraph's own tokens stream (the target is longer than the one
+  // sentence's translation that stood there), so the paragraph is surely still being translated.
+  const paragraph = Array(64).fill(long).join(' ');
   await page.fill('#source', paragraph);
-  await page.waitForFunction(() => document.querySelector('#target').classList.contains('streaming') &&
-    document.querySelector('#target').textContent.length > 0);
+  await page.waitForFunction((before) => document.querySelector('#target').classList.contains('streaming') &&
+    document.querySelector('#target').textContent.trim().length > before, final.length);
   const next = 'Two dogs play in the snow.';
   await page.fill('#source', next);
   await page.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, next);
