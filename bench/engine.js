@@ -4,9 +4,11 @@
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N]
 //   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
 // Prints one JSON object, as bench/native_engine.cc does: load_ms, sentence_ms (per sentence, or
-// per batch with --batch), target_tokens, translations, peak_memory_bytes (maximum resident set).
-// Bergamot's target tokens are counted afterwards, outside the timings, by forcing its outputs
-// through our model (--model: the same weights; pieces plus eos, as our own count).
+// per batch with --batch), target_tokens, translations, peak_memory_bytes (maximum resident set);
+// and, which the native engine lacks, source_tokens: each sentence's source length (SentencePiece
+// pieces plus eos, whatever the batching), for latency against length.
+// Bergamot's source and target tokens are counted afterwards, outside the timings, by forcing its
+// outputs through our model (--model: the same weights and tokenizer; pieces plus eos, as our own count).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadBergamot } from './bergamot.js';
@@ -20,7 +22,7 @@ const { values, positionals } = parseArgs({
              limit: { type: 'string' } },
 });
 const [engine] = positionals;
-const sentenceMs = [], translations = [];
+const sentenceMs = [], sourceTokens = [], translations = [];
 let loadMs = 0, targetTokens = 0;
 
 const readLinesOf = () => readFileSync(values.src, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l);
@@ -39,6 +41,7 @@ if (engine === 'crossattn') {
                           : [await translator.translate(lines[i], options)];
     sentenceMs.push(performance.now() - t0);
     for (const r of results) {
+      sourceTokens.push(r.sourceTokens.length);
       targetTokens += r.targetIds.length;
       translations.push(r.text);
     }
@@ -51,6 +54,7 @@ if (engine === 'crossattn') {
     const t0 = performance.now();
     const out = await peer.translate(ids);
     sentenceMs.push(performance.now() - t0);
+    sourceTokens.push(ids.length);
     targetTokens += out.length;
     translations.push(peer.detokenize(out));
   }
@@ -66,12 +70,14 @@ if (engine === 'crossattn') {
   const { Translator } = await import('../dist/index.js');
   const ours = await Translator.load(values.model);
   for (let i = 0; i < lines.length; ++i) {
-    targetTokens += (await ours.align(lines[i], translations[i], { attention: false, alignment: false })).targetTokens.length;
+    const forced = await ours.align(lines[i], translations[i], { attention: false, alignment: false });
+    sourceTokens.push(forced.sourceTokens.length);
+    targetTokens += forced.targetTokens.length;
   }
   ours.dispose();
 } else {
   console.error('usage: node bench/engine.js crossattn|onnxruntime|bergamot ...');
   process.exit(2);
 }
-console.log(JSON.stringify({ load_ms: loadMs, sentence_ms: sentenceMs, target_tokens: targetTokens, translations,
+console.log(JSON.stringify({ load_ms: loadMs, sentence_ms: sentenceMs, source_tokens: sourceTokens, target_tokens: targetTokens, translations,
                              peak_memory_bytes: process.resourceUsage().maxRSS * 1024 }));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: crossattn against its in-browser peers on the same trained weights, in one run.
 //
-//   npm run bench [-- --quick] [--runs N] [--sentences N] [--data DIR]
+//   npm run bench [-- --quick] [--runs N] [--sentences N] [--batch N] [--batch-sizes N,N,...] [--data DIR] [--out DIR]
 //
 // Translates multi30k test_2016_flickr (English -> German, greedy, one sentence at a time, one
 // thread) with: crossattn WebAssembly fp32 and int8, crossattn native (the same kernels, SSE4.1),
@@ -12,14 +12,18 @@
 // (identical sentences), since a speed ratio means something only for the same function; Marian
 // computes a different one for our pre-norm models (docs/bergamot.md). Also batch throughput (translateBatch) and the kernel
 // microbenchmark (bench/kernels.cc) natively and in WebAssembly. Each engine runs in its own
-// process, engines interleaved, `runs` times; timings are medians over runs. Writes
-// docs/performance.json and docs/performance.md. --quick (100 sentences, 1 run) is the CI smoke.
+// process, engines interleaved, `runs` times; timings are medians over runs. The table's batch rows
+// use --batch sentences per call; --batch-sizes (default 1,4,16,32; --quick: 1,32) sweeps
+// translateBatch over more sizes, and each single-sentence engine's latency is kept against source
+// length. Writes performance.json, performance.md and the plots of bench/plots.js (bench-tokens.svg,
+// bench-latency.svg, bench-batch.svg) to --out, docs/ by default. --quick (100 sentences, 1 run) is the CI smoke.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusBleu, readLines } from '../tools/bleu.js';
+import { benchPlots } from './plots.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { values } = parseArgs({
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     sentences: { type: 'string' },
     batch: { type: 'string', default: '32' },
+    'batch-sizes': { type: 'string' },
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? path.join(root, '..', 'shared', 'data') },
     out: { type: 'string', default: path.join(root, 'docs') },
   },
@@ -35,6 +40,8 @@ const { values } = parseArgs({
 const runs = Number(values.runs ?? (values.quick ? 1 : 3));
 const sentences = Number(values.sentences ?? (values.quick ? 100 : 1000));
 const batch = Number(values.batch);
+const batchSizes = [...new Set([...(values['batch-sizes'] ?? (values.quick ? '1,32' : '1,4,16,32')).split(',').map(Number), batch])]
+  .sort((a, b) => a - b);
 const work = path.join(root, 'build', 'bench');
 mkdirSync(work, { recursive: true });
 mkdirSync(values.out, { recursive: true });
@@ -89,6 +96,11 @@ for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'floa
 // --- Engines ------------------------------------------------------------------------------------
 const native = path.join(root, 'build/native/bench/crossattn-bench-native');
 const node = process.execPath;
+const wasmModels = { fp32: fp32Model, int8: int8Model };
+/** crossattn WebAssembly `precision` with translateBatch of `size` sentences per call, as [name, command]. */
+const batchEngine = (precision, size) => [`crossattn-wasm-${precision}-batch${size}`,
+  [node, ['bench/engine.js', 'crossattn', '--model', wasmModels[precision], '--src', srcFile, '--batch', String(size)]]];
+// The rows of the table, in its order.
 const engines = {
   'crossattn-wasm-fp32': [node, ['bench/engine.js', 'crossattn', '--model', fp32Model, '--src', srcFile]],
   'crossattn-wasm-int8': [node, ['bench/engine.js', 'crossattn', '--model', int8Model, '--src', srcFile]],
@@ -98,24 +110,27 @@ const engines = {
   'onnxruntime-web-q8': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxQ8Dir]],
   'bergamot-wasm-fp32': [node, ['bench/engine.js', 'bergamot', '--marian', marian.fp32, '--gemm', 'float32', '--src', srcFile, '--model', fp32Model]],
   'bergamot-wasm-int8': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll', '--src', srcFile, '--model', int8Model]],
-  [`crossattn-wasm-fp32-batch${batch}`]: [node, ['bench/engine.js', 'crossattn', '--model', fp32Model, '--src', srcFile, '--batch', String(batch)]],
-  [`crossattn-wasm-int8-batch${batch}`]: [node, ['bench/engine.js', 'crossattn', '--model', int8Model, '--src', srcFile, '--batch', String(batch)]],
+  ...Object.fromEntries(Object.keys(wasmModels).map((precision) => batchEngine(precision, batch))),
   'crossattn-wasm-int8-beam4': [node, ['bench/engine.js', 'crossattn', '--model', int8Model, '--src', srcFile, '--beam-size', '4']],
 };
+// The batch sizes of the sweep that the table leaves out (bench-batch.svg and batch_sweep only).
+const sweepEngines = Object.fromEntries(batchSizes.filter((size) => size !== batch)
+  .flatMap((size) => Object.keys(wasmModels).map((precision) => batchEngine(precision, size))));
+const allEngines = { ...engines, ...sweepEngines };
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
-const passes = Object.fromEntries(Object.keys(engines).map((name) => [name, []]));
+const passes = Object.fromEntries(Object.keys(allEngines).map((name) => [name, []]));
 for (let r = 0; r < runs; r++) {
-  for (const [name, [command, args]] of Object.entries(engines)) {
+  for (const [name, [command, args]] of Object.entries(allEngines)) {
     console.error(`run ${r + 1}/${runs}: ${name}`);
     const input = command === native ? readFileSync(srcFile) : undefined;
     passes[name].push(JSON.parse(run(command, args, { input })));
   }
 }
 
-const results = {};
+const measured = {};
 for (const [name, list] of Object.entries(passes)) {
   const perRun = list.map((p) => {
     const seconds = p.sentence_ms.reduce((a, b) => a + b, 0) / 1000;
@@ -123,14 +138,21 @@ for (const [name, list] of Object.entries(passes)) {
              p50_ms: quantile(p.sentence_ms, 0.5), p95_ms: quantile(p.sentence_ms, 0.95), load_ms: p.load_ms };
   });
   const m = (key) => Number(median(perRun.map((x) => x[key])).toFixed(key.endsWith('_ms') ? 2 : 1));
-  results[name] = {
+  measured[name] = {
     tokens_per_s: m('tokens_per_s'), sentences_per_s: m('sentences_per_s'), p50_ms: m('p50_ms'), p95_ms: m('p95_ms'),
     load_ms: m('load_ms'), peak_memory_bytes: Math.max(...list.map((p) => p.peak_memory_bytes)),
     bleu: Number(corpusBleu(list[0].translations, [reference]).score.toFixed(2)),
     target_tokens: list[0].target_tokens,
   };
-  if (name.includes('-batch')) results[name].batch = batch;
+  const batchSize = /-batch(\d+)$/.exec(name)?.[1];
+  if (batchSize) measured[name].batch = Number(batchSize);
 }
+const results = Object.fromEntries(Object.keys(engines).map((name) => [name, measured[name]]));
+const batchSweep = Object.fromEntries(Object.keys(wasmModels).map((precision) => [`crossattn-wasm-${precision}`,
+  batchSizes.map((size) => {
+    const r = measured[`crossattn-wasm-${precision}-batch${size}`];
+    return { batch_size: size, tokens_per_s: r.tokens_per_s, sentences_per_s: r.sentences_per_s, p50_ms_per_call: r.p50_ms };
+  })]));
 const peer = results['onnxruntime-web'];
 for (const r of Object.values(results)) {
   r.ratio_to_onnxruntime_web = Object.fromEntries(
@@ -145,6 +167,26 @@ for (const [name, r] of Object.entries(results)) {
   const same = passes[name][0].translations.filter((t, i) => t === passes[ours][0].translations[i]).length;
   r.agreement = { with: ours, identical_sentences: same, of: sentences, bleu_minus_ours: Number((r.bleu - results[ours].bleu).toFixed(2)) };
 }
+
+// --- Latency against source length (bench-latency.svg) ------------------------------------------
+// Each sentence's median time over runs, then the median per bucket of LENGTH_BUCKET source tokens
+// (pieces plus eos); a bucket of fewer than MIN_BUCKET_SENTENCES sentences is left out as noise. The
+// native engine reports no source lengths: it reads the same sentences with the same tokenizer, so
+// crossattn-wasm-fp32's are its.
+const LENGTH_BUCKET = 5, MIN_BUCKET_SENTENCES = 5;
+const singleSentenceEngines = Object.keys(results).filter((name) => !results[name].batch);
+const latencyBySourceLength = Object.fromEntries(singleSentenceEngines.map((name) => {
+  const lengths = passes[name][0].source_tokens ?? passes['crossattn-wasm-fp32'][0].source_tokens;
+  const buckets = new Map();
+  lengths.forEach((length, i) => {
+    const from = Math.floor(length / LENGTH_BUCKET) * LENGTH_BUCKET;
+    if (!buckets.has(from)) buckets.set(from, []);
+    buckets.get(from).push(median(passes[name].map((p) => p.sentence_ms[i])));
+  });
+  return [name, [...buckets].sort(([a], [b]) => a - b).filter(([, ms]) => ms.length >= MIN_BUCKET_SENTENCES)
+    .map(([from, ms]) => ({ from_tokens: from, to_tokens: from + LENGTH_BUCKET - 1, sentences: ms.length,
+                            p50_ms: Number(median(ms).toFixed(2)) }))];
+}));
 
 // --- Kernels --------------------------------------------------------------------------------------
 const kernelArgs = values.quick ? ['--quick'] : [];
@@ -197,9 +239,13 @@ const report = {
   date: new Date().toISOString(),
   command: `npm run bench${values.quick ? ' -- --quick' : ''}`,
   test_set: 'multi30k test_2016_flickr en-de', sentences, runs,
-  engines: results, bars, kernels,
+  engines: results, bars,
+  batch_sweep: batchSweep,
+  latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength },
+  kernels,
 };
 writeFileSync(path.join(values.out, 'performance.json'), JSON.stringify(report, null, 2) + '\n');
+for (const [file, svg] of Object.entries(benchPlots(report))) writeFileSync(path.join(values.out, file), svg);
 
 // --- The table ------------------------------------------------------------------------------------
 const mib = (b) => (b / 2 ** 20).toFixed(0);
@@ -218,6 +264,16 @@ const lines = [
   'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
   'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. On our pre-norm models Marian computes a different function (keys and values skip the layer norm, the decoder starts from a zero vector: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.',
   'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
+  '![Target tokens/s by engine](bench-tokens.svg)', '',
+  `![Latency against source length: the median per ${LENGTH_BUCKET}-token bucket, one line per single-sentence engine](bench-latency.svg)`, '',
+  '## Batch sizes', '',
+  `\`translateBatch\` over the same ${sentences} sentences with ${new Intl.ListFormat('en').format(batchSizes.map(String))} sentences per call; p50 ms is per call.`, '',
+  '| batch size | fp32 tokens/s | int8 tokens/s | fp32 p50 ms | int8 p50 ms |', '| ---: | ---: | ---: | ---: | ---: |',
+  ...batchSizes.map((size, i) => {
+    const [f, q] = [batchSweep['crossattn-wasm-fp32'][i], batchSweep['crossattn-wasm-int8'][i]];
+    return `| ${size} | ${f.tokens_per_s} | ${q.tokens_per_s} | ${f.p50_ms_per_call} | ${q.p50_ms_per_call} |`;
+  }),
+  '', '![Target tokens/s against batch size, fp32 and int8](bench-batch.svg)', '',
   '## Bars (issues 3 and 19)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
   ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
   '', '## Kernels (bench/kernels.cc)', '',
