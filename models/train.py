@@ -211,8 +211,9 @@ def main():
     rank, world, local_rank = distributed()
     main_process = rank == 0
     os.makedirs(args.out, exist_ok=True)
-    if rank == 0:  # the config as run, --set included: export.py reads it
-        json.dump(cfg, open(os.path.join(args.out, "config.json"), "w"), indent=2)
+    if main_process:  # the config as run, --set included: export.py reads it
+        with open(os.path.join(args.out, "config.json"), "w") as f:
+            json.dump(cfg, f, indent=2)
     torch.set_num_threads(args.threads)
     device = f"cuda:{local_rank}" if torch.cuda.is_available() else "cpu"
     if device != "cpu":
