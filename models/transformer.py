@@ -63,7 +63,7 @@ class MultiHeadAttention(nn.Module):
         k = self.split(self.k_proj(memory))  # [B, H, S, Dk]
         v = self.split(self.v_proj(memory))  # [B, H, S, Dk]
         scores = (q @ k.transpose(-1, -2)).masked_fill(~mask, float("-inf"))  # [B, H, T, S]
-        weights = scores.softmax(-1)
+        weights = scores.float().softmax(-1)  # in fp32 under bf16 autocast too
         context = F.dropout(weights, self.dropout, self.training) @ v  # [B, H, T, Dk]
         context = context.transpose(1, 2).reshape(query.shape)  # [B, T, D]
         return self.out_proj(context), weights

@@ -79,8 +79,8 @@ run_tests() {
   step "data pipeline filters (Python unittest)"
   /usr/bin/python3 -m unittest discover -s tests/python
 
-  step "distributed training smoke run: two processes (DDP over gloo, the environment torchrun sets), then a resume from the compact checkpoint"
-  rm -rf build/smoke-ddp build/smoke-resume
+  step "distributed training smoke run: two processes (DDP over gloo, the environment torchrun sets), then a resume from the compact checkpoint and a new run initialised from it (bf16 autocast)"
+  rm -rf build/smoke-ddp build/smoke-resume build/smoke-init
   pids=()
   for rank in 0 1; do
     MASTER_ADDR=127.0.0.1 MASTER_PORT=29533 WORLD_SIZE=2 RANK=$rank LOCAL_RANK=$rank \
@@ -92,6 +92,10 @@ run_tests() {
   /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --out build/smoke-resume \
     --resume-from build/smoke-ddp/compact.pt --max-steps 6 --threads "$(nproc)" | tee build/smoke-resume.log
   grep -q '"steps": 6' build/smoke-resume.log
+  /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --out build/smoke-init \
+    --init-from build/smoke-ddp/compact.pt --max-steps 2 --amp bf16 --threads "$(nproc)" | tee build/smoke-init.log
+  grep -q '^initialised from' build/smoke-init.log && grep -q '"steps": 2' build/smoke-init.log
+  cmp build/smoke-ddp/spm.model build/smoke-init/spm.model
 
   step "training pipeline smoke run: align the training pairs (IBM Model 2), train a tiny model 5 steps with guided alignment, export, check parity with the engine"
   rm -rf build/smoke && mkdir -p build/smoke && cp build/smoke-ddp/spm.model build/smoke/
