@@ -110,6 +110,8 @@ std::vector<OptionSpec> make_specs() {
                             "target tokens allowed per source token: floor(ratio * S + offset)"), 0, {}));
   s.push_back(bounded(field("max_length_offset", G::kLength, T::kInt, &TranslateOptions::max_length_offset,
                             "target tokens allowed beyond ratio * S"), 0, INT_MAX));
+  s.push_back(field("shortlist", G::kSearch, T::kBool, &TranslateOptions::shortlist,
+                    "score only the model's lexical shortlist of target pieces, when it has one; false scores the whole vocabulary"));
   s.push_back(field("attention", G::kOutput, T::kBool, &TranslateOptions::attention,
                     "return the cross-attention weights [layers][heads][T][S] of the best hypothesis"));
   s.push_back(field("residual", G::kOutput, T::kBool, &TranslateOptions::residual,

@@ -42,6 +42,9 @@ struct TranslateOptions : SearchOptions {
   int max_length = 0;
   float max_length_ratio = 2.0f;
   int max_length_offset = 10;
+  /// Score only the model's lexical shortlist of target pieces (model/shortlist.h) when its file
+  /// has one: faster decoding; false scores the whole vocabulary.
+  bool shortlist = true;
   /// Return the cross-attention weights of the best hypothesis (costs layers * heads * T * S floats).
   bool attention = true;
   /// Return Translation::residual, the statistics of each cross-attention residual connection.

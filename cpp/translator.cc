@@ -265,7 +265,14 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
   std::vector<const Matrix*> inputs;
   for (const Matrix& m : st->encoder_outs) inputs.push_back(&m);
   const SearchProbes probes{options.attention || options.alignment.has_value(), options.residual};
-  st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), options, probes);
+  std::shared_ptr<const OutputShortlist> shortlist;
+  if (options.shortlist && model_->has_shortlist() && !st->decoded.empty()) {
+    std::vector<const std::vector<int>*> sources;
+    for (size_t i : st->decoded) sources.push_back(&st->results[i].source_ids);
+    shortlist = std::make_shared<const OutputShortlist>(model_->shortlist(sources));
+  }
+  st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), options, probes,
+                                            std::move(shortlist));
   return TranslationJob(std::move(st));
 }
 

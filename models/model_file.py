@@ -18,11 +18,11 @@ TORCH_DTYPES = {v: k for k, v in DTYPES.items()} | {"BF16": torch.bfloat16}
 def average_state_dicts(paths):
     """The element-wise mean of the state dicts saved at `paths` (checkpoint averaging, Vaswani et al.
     2017, section 6.1), in float32. A training checkpoint (train.py's checkpoint.pt, which also holds
-    the optimizer) contributes its model weights."""
+    the optimizer, or its compact checkpoint) contributes its model weights."""
     states = []
     for path in paths:
         state = torch.load(path, map_location="cpu")
-        states.append(state["model"] if "model" in state and "optimizer" in state else state)
+        states.append(state["model"] if isinstance(state.get("model"), dict) else state)
     return {k: sum(s[k].float() for s in states) / len(states) for k in states[0]}
 
 

@@ -41,6 +41,12 @@ export interface SearchOptions {
   maxLength?: number;
   maxLengthRatio?: number;
   maxLengthOffset?: number;
+  /**
+   * Score only the model's lexical shortlist of target pieces when its file has one (the frequent
+   * pieces and those the training data aligned to this source's pieces; docs/model-format.md):
+   * a faster output layer. false scores the whole vocabulary.
+   */
+  shortlist?: boolean;
 }
 
 /** Target tokens of one sentence that became final during a decoding step. */

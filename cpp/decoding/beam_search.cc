@@ -95,8 +95,8 @@ struct BeamSearch::Sentence {
 };
 
 BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
-                       SearchOptions options, SearchProbes probes)
-    : model_(&model), options_(options), probes_(probes), sentences_(encoder_outs.size()) {
+                       SearchOptions options, SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist)
+    : model_(&model), options_(options), probes_(probes), shortlist_(std::move(shortlist)), sentences_(encoder_outs.size()) {
   const ModelConfig& c = model.config();
   if (options.repeat_limit > 0) constraints_.push_back(std::make_unique<RepetitionGuard>(options.repeat_limit));
   for (size_t i = 0; i < sentences_.size(); ++i) {
@@ -122,7 +122,7 @@ void BeamSearch::step() {
   const int m = collect_rows();
   if (m == 0) return;
   const CrossAttentionProbe probe{weight_rows_.data(), residual_rows_.data()};
-  model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe);
+  model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe, shortlist_.get());
   float* logits = ws_.logits.data();  // [M, V], rows in the order collect_rows() made them
   for (Sentence& s : sentences_) {
     if (s.stopped) continue;
@@ -300,8 +300,8 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
 
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
                                                  const std::vector<int>& max_lengths, const SearchOptions& options,
-                                                 SearchProbes probes) {
-  BeamSearch search(model, encoder_outs, max_lengths, options, probes);
+                                                 SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist) {
+  BeamSearch search(model, encoder_outs, max_lengths, options, probes, std::move(shortlist));
   while (!search.done()) search.step();
   return search.finish();
 }

@@ -57,9 +57,10 @@ class BeamSearch {
  public:
   /// Sets up the search of sentence i from encoder_outs[i] [S_i, D] for at most max_lengths[i] >= 1
   /// target tokens (at most max_positions). `model` and the encoder outputs must outlive the search.
-  /// `options` must be valid (check_options in cpp/options.h): sampling with beam_size 1.
+  /// `options` must be valid (check_options in cpp/options.h): sampling with beam_size 1. With a
+  /// shortlist (Transformer::shortlist of these sentences' sources), only its candidates are scored.
   BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
-             SearchOptions options, SearchProbes probes = {});
+             SearchOptions options, SearchProbes probes = {}, std::shared_ptr<const OutputShortlist> shortlist = nullptr);
   ~BeamSearch();
   BeamSearch(BeamSearch&&) noexcept;
   BeamSearch& operator=(BeamSearch&&) noexcept;
@@ -94,6 +95,7 @@ class BeamSearch {
   const Transformer* model_;
   SearchOptions options_;
   SearchProbes probes_;
+  std::shared_ptr<const OutputShortlist> shortlist_;
   std::vector<std::unique_ptr<TokenConstraint>> constraints_;
   std::vector<Sentence> sentences_;
   DecoderWorkspace ws_;
@@ -111,6 +113,7 @@ class BeamSearch {
 /// Runs a BeamSearch to the end: the n_best hypotheses of each sentence, best first.
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
                                                  const std::vector<int>& max_lengths, const SearchOptions& options,
-                                                 SearchProbes probes = {});
+                                                 SearchProbes probes = {},
+                                                 std::shared_ptr<const OutputShortlist> shortlist = nullptr);
 
 }  // namespace crossattn

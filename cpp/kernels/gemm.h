@@ -27,6 +27,11 @@ class PackedLinear {
   /// Packs int8 weights wq [out, in] with per-row scales [out]: W[j, k] = scale[j] * wq[j, k].
   static PackedLinear from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias);
 
+  /// The layer restricted to the output features `rows` (each in [0, out)), in that order:
+  /// y[:, i] of the result is y[:, rows[i]] of this one, bit for bit. For the output layer's lexical
+  /// shortlist (cpp/model/shortlist.h); costs one repacking of rows.size() x in weights.
+  PackedLinear select_rows(const std::vector<int>& rows) const;
+
   int in() const { return in_; }
   int out() const { return out_; }
   bool quantized() const { return !scale_.empty(); }
@@ -38,6 +43,9 @@ class PackedLinear {
  private:
   void apply_f32(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
   void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
+  // Row j of the weights [in], read back out of the panels.
+  void f32_row(int j, float* out) const;
+  void int8_row(int j, int8_t* out) const;
 
   int in_ = 0, out_ = 0;
   std::vector<float> panels_;   // fp32 panels, or empty

@@ -91,6 +91,29 @@ PackedLinear PackedLinear::from_f32(const float* w, int out, int in, const float
   return l;
 }
 
+void PackedLinear::f32_row(int j, float* out) const {
+  const float* panel = panels_.data() + static_cast<size_t>(j / kPanel) * in_ * kPanel;
+  for (int k = 0; k < in_; ++k) out[k] = panel[k * kPanel + j % kPanel];
+}
+
+PackedLinear PackedLinear::select_rows(const std::vector<int>& rows) const {
+  const int n = static_cast<int>(rows.size());
+  std::vector<float> bias(n);
+  for (int i = 0; i < n; ++i) bias[i] = bias_[rows[i]];
+  if (quantized()) {
+    std::vector<int8_t> wq(static_cast<size_t>(n) * in_);  // [n, in]
+    std::vector<float> scale(n);
+    for (int i = 0; i < n; ++i) {
+      int8_row(rows[i], wq.data() + static_cast<size_t>(i) * in_);
+      scale[i] = scale_[rows[i]];
+    }
+    return from_int8(wq.data(), scale.data(), n, in_, bias.data());
+  }
+  std::vector<float> w(static_cast<size_t>(n) * in_);  // [n, in]
+  for (int i = 0; i < n; ++i) f32_row(rows[i], w.data() + static_cast<size_t>(i) * in_);
+  return from_f32(w.data(), n, in_, bias.data());
+}
+
 void PackedLinear::apply(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
   if (quantized()) {
     apply_int8(x, m, ldx, y, ldy, epilogue);

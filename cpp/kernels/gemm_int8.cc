@@ -126,6 +126,12 @@ void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t*
 
 }  // namespace
 
+void PackedLinear::int8_row(int j, int8_t* out) const {
+  const size_t stride = static_cast<size_t>(round_up(in_, kInputs)) * kFeatures;
+  const int8_t* panel = qpanels_.data() + (j / kFeatures) * stride + (j % kFeatures) * 2;
+  for (int k = 0; k < in_; ++k) out[k] = panel[k / kInputs * 16 + (k % kInputs) / 2 * 8 + k % 2];  // as packed below
+}
+
 PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
   PackedLinear l;
   l.in_ = in;

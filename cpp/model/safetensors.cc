@@ -118,6 +118,11 @@ const TensorView& SafeTensors::tensor(const std::string& name) const {
   return it->second;
 }
 
+const TensorView* SafeTensors::find(const std::string& name) const {
+  auto it = tensors_.find(name);
+  return it == tensors_.end() ? nullptr : &it->second;
+}
+
 const std::string& SafeTensors::metadata(const std::string& key) const {
   auto it = metadata_.find(key);
   if (it == metadata_.end()) fail_model_format("missing metadata '" + key + "'");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -125,8 +126,17 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
   return state;
 }
 
+OutputShortlist Transformer::shortlist(const std::vector<const std::vector<int>*>& sources) const {
+  if (!has_shortlist()) throw Error(ErrorCode::kInvalidInput, "this model file has no lexical shortlist");
+  for (const std::vector<int>* source : sources) check_ids(source->data(), static_cast<int>(source->size()));
+  OutputShortlist s;
+  s.ids = weights_.lexical_shortlist.candidates(sources, config_.eos_id);
+  s.projection = weights_.output_projection.select_rows(s.ids);
+  return s;
+}
+
 void Transformer::decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
-                         const CrossAttentionProbe* probe) const {
+                         const CrossAttentionProbe* probe, const OutputShortlist* shortlist) const {
   if (m > ws.rows) throw Error(ErrorCode::kInvalidInput, "the decoder workspace holds fewer rows than fed");
   check_ids(ids, m);
   // Positions: each state's next ones, in row order; checked against capacity before anything changes.
@@ -160,7 +170,20 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
     const LayerNorm& n = weights_.decoder_norm;
     layer_norm(x, m, d, d, n.gamma.data(), n.beta.data(), config_.layer_norm_eps, x, d);
   }
-  weights_.output_projection.apply(x, m, d, ws.logits.data(), config_.vocab_size, Epilogue::kStore);  // [M, V]
+  const int v = config_.vocab_size;
+  if (shortlist == nullptr) {
+    weights_.output_projection.apply(x, m, d, ws.logits.data(), v, Epilogue::kStore);  // [M, V]
+  } else {
+    const int n = static_cast<int>(shortlist->ids.size());
+    if (ws.shortlist_logits.size() < static_cast<size_t>(m) * n) ws.shortlist_logits.resize(static_cast<size_t>(m) * n);
+    shortlist->projection.apply(x, m, d, ws.shortlist_logits.data(), n, Epilogue::kStore);  // [M, n]
+    std::fill_n(ws.logits.data(), static_cast<size_t>(m) * v, -std::numeric_limits<float>::infinity());
+    for (int r = 0; r < m; ++r) {
+      const float* from = ws.shortlist_logits.data() + static_cast<size_t>(r) * n;
+      float* to = ws.logits.data() + static_cast<size_t>(r) * v;
+      for (int i = 0; i < n; ++i) to[shortlist->ids[i]] = from[i];
+    }
+  }
   for (int r = 0; r < m; ++r) states[r]->length = std::max(states[r]->length, ws.positions[r] + 1);
 }
 

@@ -24,6 +24,7 @@ struct DecoderWorkspace {
   std::vector<float> hidden;             // [rows, F]
   std::vector<float> probs;              // [H, max_positions]
   std::vector<float> logits;             // [rows, V]
+  std::vector<float> shortlist_logits;   // [rows, n] with an OutputShortlist of n candidates
   std::vector<int> positions;            // [rows]
 
   /// Grows the buffers to hold `rows` rows of this model; no-op when they already do.
@@ -42,6 +43,14 @@ class Transformer {
   /// for S = 0 or S > max_positions, Error(kInvalidInput) for an id outside the vocabulary.
   Matrix encode(const std::vector<int>& src_ids) const;
 
+  /// Whether the model file has a lexical shortlist (model/shortlist.h).
+  bool has_shortlist() const { return !weights_.lexical_shortlist.empty(); }
+
+  /// The output layer restricted to the shortlist candidates of a call translating `sources`
+  /// (source ids [S_i], checked as by encode). Needs has_shortlist(); raises Error(kInvalidInput)
+  /// otherwise or for an id outside the vocabulary.
+  OutputShortlist shortlist(const std::vector<const std::vector<int>*>& sources) const;
+
   /// A decoder state for one sentence that can hold max_tgt_len target positions (at most
   /// max_positions): projects encoder_out [S, D] once into each layer's cross-attention keys and values.
   DecoderState start(const Matrix& encoder_out, int max_tgt_len) const;
@@ -50,11 +59,13 @@ class Transformer {
   /// state are consecutive positions. Writes logits [m, V] to ws.logits (ws must be reserved for m
   /// rows). When probe is not null, row r's cross-attention probabilities go to probe->weights[r]
   /// laid out [L, H, S_r], and its residual statistics to probe->residual[r] laid out [L, 3]
-  /// (CrossAttentionProbe; null arrays and rows are skipped). Allocates nothing.
+  /// (CrossAttentionProbe; null arrays and rows are skipped). When shortlist is not null, only its
+  /// candidates are scored and every other logit is -inf. Allocates nothing, except that
+  /// ws.shortlist_logits grows at the first call with a shortlist.
   /// Raises Error(kInputTooLong) when a state would pass its capacity and Error(kInvalidInput) for
   /// an id outside the vocabulary; the states are unchanged then.
   void decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
-              const CrossAttentionProbe* probe) const;
+              const CrossAttentionProbe* probe, const OutputShortlist* shortlist = nullptr) const;
 
   /// Forced decoding of one sentence: feeds tgt_ids [T] at the next T positions of `state`.
   /// Writes logits [T, V]; when cross_weights is not null, also the cross-attention probabilities

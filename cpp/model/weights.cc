@@ -204,6 +204,7 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
     w.encoder_norm = read_layer_norm(file, "encoder.layer_norm", d);
     w.decoder_norm = read_layer_norm(file, "decoder.layer_norm", d);
   }
+  w.lexical_shortlist = LexicalShortlist::load(file, v);
   return w;
 }
 
