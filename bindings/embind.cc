@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <memory>
 #include <new>
 
 #include <nlohmann/json.hpp>
@@ -242,11 +243,13 @@ std::string option_specs() { return crossattn::option_specs_json().dump(); }
 val load_translator(const val& bytes) {
   return guarded([&] {
     // One TypedArray.set into the heap: a memcpy, where an element-wise conversion would cost
-    // hundreds of milliseconds for a model.
-    std::vector<uint8_t> data(bytes["length"].as<size_t>());
-    val(emscripten::typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+    // hundreds of milliseconds for a model. The buffer is left uninitialised (new[], not a
+    // vector), as zeroing megabytes that are overwritten at once is a visible part of the load.
+    const size_t size = bytes["length"].as<size_t>();
+    const std::unique_ptr<uint8_t[]> data(new uint8_t[size]);
+    val(emscripten::typed_memory_view(size, data.get())).call<void>("set", bytes);
     val out = val::object();
-    out.set("translator", val(WasmTranslator(crossattn::Translator::from_bytes(data.data(), data.size()))));
+    out.set("translator", val(WasmTranslator(crossattn::Translator::from_bytes(data.get(), size))));
     return out;
   });
 }

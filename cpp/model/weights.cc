@@ -76,8 +76,8 @@ RawMatrix read_matrix(const SafeTensors& file, const std::string& name, int out,
   m.out = out;
   m.in = in;
   if (t.dtype == DType::kI8) {
-    m.wq.resize(static_cast<size_t>(out) * in);
-    std::memcpy(m.wq.data(), t.data, m.wq.size());
+    const auto* wq = reinterpret_cast<const int8_t*>(t.data);
+    m.wq.assign(wq, wq + static_cast<size_t>(out) * in);
     m.scale = read_vector(file, name + "_scale", out);
     for (float s : m.scale) {
       if (!(s >= 0.0f)) fail_model_format("tensor '" + name + "_scale' holds a negative scale");
