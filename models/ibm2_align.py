@@ -26,11 +26,11 @@ not written to --out.
 """
 import argparse
 import gzip
+import os
 import sys
 import time
 
 import numpy as np
-import sentencepiece as spm
 
 
 class DiagonalIBM2:
@@ -197,7 +197,7 @@ def read_lines(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--spm", required=True, help="the model's SentencePiece model")
+    ap.add_argument("--spm", required=True, help="the model's SentencePiece model: a .model file, or a model file (.crossattn) holding it")
     ap.add_argument("--src", required=True)
     ap.add_argument("--tgt", required=True)
     ap.add_argument("--out", help="Pharaoh piece links, one line per corpus line (.gz for gzip)")
@@ -210,7 +210,10 @@ def main():
     args = ap.parse_args()
     log = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
 
-    sp = spm.SentencePieceProcessor(model_file=args.spm)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from model_file import sentencepiece_of  # here, as it brings torch, which the aligner itself does not need
+
+    sp = sentencepiece_of(args.spm)
     src, tgt = read_lines(args.src), read_lines(args.tgt)
     if len(src) != len(tgt):
         raise SystemExit(f"{args.src} has {len(src)} lines, {args.tgt} {len(tgt)}")

@@ -102,6 +102,18 @@ def read_safetensors(path):
     return tensors, metadata
 
 
+def sentencepiece_of(path, side="source"):
+    """A SentencePieceProcessor from a SentencePiece .model file, or from the `side` ("source" or
+    "target") tokenizer tensor that a model file's metadata names (docs/model-format.md)."""
+    import sentencepiece as spm
+
+    if not path.endswith(".crossattn"):
+        return spm.SentencePieceProcessor(model_file=path)
+    tensors, metadata = read_safetensors(path)
+    name = json.loads(metadata["tokenizer"])[f"{side}_spm"]
+    return spm.SentencePieceProcessor(model_proto=tensors[name].numpy().tobytes())
+
+
 def load_model(path):
     """The fp32 Transformer of a model file (int8 tensors dequantized), its config, tensors and metadata."""
     from transformer import Transformer
