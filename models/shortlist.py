@@ -77,12 +77,17 @@ def frequent_targets(tgt_ids, vocab_size, n, eos_id):
     return np.array(sorted(set(top) | {eos_id}), dtype=np.int32)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_corpus_arguments(ap):
+    """--model, --src, --tgt and --alignment: a model file and its training pairs' piece links."""
     ap.add_argument("--model", required=True, help="model file (fp16, fp32 or int8) to read")
     ap.add_argument("--src", required=True, help="training sources, one per line (.gz or plain), the model's source language")
     ap.add_argument("--tgt", required=True, help="training targets, line by line with --src")
     ap.add_argument("--alignment", required=True, help="Pharaoh piece links per line (source-target), models/ibm2_align.py")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_corpus_arguments(ap)
     ap.add_argument("--out", required=True, help="model file to write (may be --model)")
     ap.add_argument("--per-source", type=int, default=50, help="target pieces kept per source piece (default 50)")
     ap.add_argument("--frequent", type=int, default=1000, help="most frequent target pieces always scored (default 1000)")

@@ -3,7 +3,7 @@
 
   /usr/bin/python3 tools/alignment-lexicon.py --model general-en-de.crossattn \
       --src build/data/general/train.en.gz --tgt build/data/general/train.de.gz \
-      --links build/data/general/train.en-de.align.gz [--gold-dir ../shared/data/align-dev]
+      --alignment build/data/general/train.en-de.align.gz [--gold-dir ../shared/data/align-dev]
 
 A measurement ahead of an engine feature (issue 16). Reading alignments from attention alone asks the
 attention to say which source piece a target piece translates; attention also looks at context. An
@@ -65,10 +65,7 @@ def links_of(score):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", required=True, help="model file (fp16, fp32 or int8) with an alignment head")
-    ap.add_argument("--src", required=True, help="training sources (the model's source language)")
-    ap.add_argument("--tgt", required=True, help="training targets, line by line with --src")
-    ap.add_argument("--links", required=True, help="their Pharaoh piece links (models/ibm2_align.py)")
+    sl.add_corpus_arguments(ap)  # the model needs an alignment head
     ap.add_argument("--gold-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                                        "shared", "data", "align-dev"))
     args = ap.parse_args()
@@ -78,7 +75,7 @@ def main():
     sp = sentencepiece_of(args.model)
     v = config["vocab_size"]
     s, t, count = sl.link_counts(sp.encode(sl.read_lines(args.src)), sp.encode(sl.read_lines(args.tgt)),
-                                 sl.read_lines(args.links), v)
+                                 sl.read_lines(args.alignment), v)
     lexicons = {"all pairs": Lexicon(s, t, count, v), "50 per source": Lexicon(s, t, count, v, per_source=50)}
     src, tgt, gold = ia.read_gold(args.gold_dir, config["source_lang"])
     layer, head = config["alignment_layer"], config["alignment_head"]
