@@ -1,7 +1,13 @@
 // Kernel microbenchmark: GFLOP/s of our matrix products (kernels/gemm.h) for the shapes the shipped
-// model really multiplies, next to a measured SIMD128 peak (a tight multiply + add loop on
-// registers) and Eigen's product on the same shapes. Built natively (SSE4.1) and as WebAssembly
-// (bench/CMakeLists.txt); prints one JSON object. Run by `npm run bench` (bench/run.js).
+// model really multiplies, next to Eigen's product on the same shapes and to this machine's limits,
+// measured in the same run: the SIMD128 compute peak for fp32 (a tight multiply + add loop on
+// registers) and for int8 (i32x4.dot_i16x8_s + add, what the int8 kernel issues), and the read
+// bandwidth over a buffer as large as the shape's weights (so that a shape whose weights stay in a
+// cache is measured against that cache, a cold one against memory). Each product then gets a
+// roofline fraction (Williams et al. 2009): the time its bound allows, max(operations / compute
+// peak, weight bytes / read bandwidth), over the time it took; 1 is the machine's limit. Built
+// natively (SSE4.1) and as WebAssembly (bench/CMakeLists.txt); prints one JSON object. Run by
+// `npm run bench` (bench/run.js).
 //
 //   kernels [--quick]
 #include <algorithm>
@@ -74,6 +80,54 @@ double simd_peak_gflops(double min_s, int reps) {
   return kChains * 2 * 4.0 * kIters / s / 1e9;
 }
 
+// The most int8 multiply-adds per second with i32x4.dot_i16x8_s (SSE4.1 pmaddwd), as the int8
+// kernel issues them: 10 chains acc = acc + dot(acc, b), interleaved (each dot feeds on its chain's
+// last sum, so nothing can be hoisted). One dot and one add are 8 multiplies and 8 adds: 16 ops,
+// counted as the int8 products' GOP/s count them (2 per multiply-add).
+double dot_peak_gops(double min_s, int reps) {
+  using namespace crossattn::simd;
+  constexpr int kChains = 10, kIters = 1 << 16;
+  volatile int32_t seed = 3;
+  int32_t sink = 0;
+  const double s = seconds_per_call(
+      [&] {
+        const i16x8 b = narrow_i32(splat_i32(seed), splat_i32(seed + 1));
+        i32x4 acc[kChains];
+        for (int j = 0; j < kChains; ++j) acc[j] = splat_i32(seed + j);
+        for (int i = 0; i < kIters; i += 4) {
+          for (int u = 0; u < 4; ++u) {
+            for (int j = 0; j < kChains; ++j) acc[j] = add_i32(acc[j], dot_i16(acc[j], b));
+          }
+        }
+        i32x4 total = acc[0];
+        for (int j = 1; j < kChains; ++j) total = add_i32(total, acc[j]);
+        sink += static_cast<int32_t>(sum(reinterpret_f32(total)) != 0.0f);
+      },
+      min_s, reps);
+  if (sink == 12345) std::puts("");
+  return kChains * 16.0 * kIters / s / 1e9;
+}
+
+// Read bandwidth in GB/s over a buffer of `bytes` (rounded up to 64), summed with 4 SIMD
+// accumulators: what streaming that many bytes of weights can reach, from whichever level of the
+// memory hierarchy holds them after the previous pass.
+double read_gbps(size_t bytes, double min_s, int reps) {
+  using namespace crossattn::simd;
+  std::vector<float> buffer((bytes + 63) / 64 * 16, 1.0f);
+  float sink = 0.0f;
+  const double s = seconds_per_call(
+      [&] {
+        f32x4 acc[4] = {splat(0.0f), splat(0.0f), splat(0.0f), splat(0.0f)};
+        for (size_t i = 0; i < buffer.size(); i += 16) {
+          for (int u = 0; u < 4; ++u) acc[u] = add(acc[u], load(buffer.data() + i + 4 * u));
+        }
+        sink += sum(add(add(acc[0], acc[1]), add(acc[2], acc[3])));
+      },
+      min_s, reps);
+  if (sink == 1.2345f) std::puts("");
+  return buffer.size() * 4.0 / s / 1e9;
+}
+
 struct Shape {
   const char* name;
   int m, k, n;
@@ -116,15 +170,25 @@ int main(int argc, char** argv) {
     const Matrix ew = Eigen::Map<Matrix>(w.data(), s.n, s.k).transpose(), ex = Eigen::Map<Matrix>(x.data(), s.m, s.k);
     Matrix ey(s.m, s.n);
     const double flops = 2.0 * s.m * s.k * s.n;
-    const double peak = simd_peak_gflops(min_s, reps);
+    const double peak = simd_peak_gflops(min_s, reps), dot_peak = dot_peak_gops(min_s, reps);
+    const double f32_bytes = 4.0 * s.k * s.n, int8_bytes = 1.0 * s.k * s.n;  // the weights, read once a call
+    const double f32_read = read_gbps(static_cast<size_t>(f32_bytes), min_s, reps);
+    const double int8_read = read_gbps(static_cast<size_t>(int8_bytes), min_s, reps);
     peaks.push_back(peak);
     const double t_f32 = seconds_per_call([&] { f32.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
     const double t_i8 = seconds_per_call([&] { i8.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
     const double t_eigen = seconds_per_call([&] { ey.noalias() = ex * ew; }, min_s, reps);
+    // Roofline: the time the bound allows over the time taken; which bound applies is the larger time.
+    const double f32_compute_s = flops / (peak * 1e9), f32_memory_s = f32_bytes / (f32_read * 1e9);
+    const double int8_compute_s = flops / (dot_peak * 1e9), int8_memory_s = int8_bytes / (int8_read * 1e9);
     std::printf("%s    {\"name\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, \"f32_gflops\": %.2f, \"int8_gops\": %.2f, "
-                "\"eigen_gflops\": %.2f, \"simd128_peak_gflops\": %.2f, \"f32_fraction_of_peak\": %.2f}",
+                "\"eigen_gflops\": %.2f, \"simd128_peak_gflops\": %.2f, \"f32_fraction_of_peak\": %.2f, "
+                "\"dot_peak_gops\": %.2f, \"f32_read_gbps\": %.2f, \"int8_read_gbps\": %.2f, "
+                "\"f32_bound\": \"%s\", \"f32_fraction_of_bound\": %.2f, \"int8_bound\": \"%s\", \"int8_fraction_of_bound\": %.2f}",
                 first ? "" : ",\n", s.name, s.m, s.k, s.n, flops / t_f32 / 1e9, flops / t_i8 / 1e9, flops / t_eigen / 1e9, peak,
-                flops / t_f32 / 1e9 / peak);
+                flops / t_f32 / 1e9 / peak, dot_peak, f32_read, int8_read,
+                f32_compute_s >= f32_memory_s ? "compute" : "memory", std::max(f32_compute_s, f32_memory_s) / t_f32,
+                int8_compute_s >= int8_memory_s ? "compute" : "memory", std::max(int8_compute_s, int8_memory_s) / t_i8);
     first = false;
   }
   std::sort(peaks.begin(), peaks.end());
