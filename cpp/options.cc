@@ -138,6 +138,8 @@ std::vector<OptionSpec> make_specs() {
                               "Shift-Att: read token i's attention at the step fed token i (Chen et al. 2020)"));
   s.push_back(alignment_field("merge_subwords", T::kBool, &AlignmentOptions::merge_subwords,
                               "link words (pieces merged); false links SentencePiece pieces"));
+  s.push_back(alignment_field("lexicon", T::kBool, &AlignmentOptions::lexicon,
+                              "weigh attention by the model's alignment lexicon, when its file has one; false reads attention alone"));
   return s;
 }
 

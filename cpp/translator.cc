@@ -82,8 +82,10 @@ void add_confidence(Translation& r) {
 
 // Word alignments of a finished translation, when requested; drops the attention if only the
 // alignment needed it. Options naming no layer and no head read the model's trained alignment head
-// when it has one.
-void add_alignment(const ModelConfig& c, const TranslateOptions& options, Translation& r) {
+// when it has one; the model's alignment lexicon weighs the attention when it has one, unless the
+// options turn it off.
+void add_alignment(const Transformer& model, const TranslateOptions& options, Translation& r) {
+  const ModelConfig& c = model.config();
   if (!options.alignment || r.target_ids.empty()) return;
   AlignmentOptions chosen = *options.alignment;
   if (chosen.layers.empty() && chosen.heads.empty() && c.alignment_head >= 0) {
@@ -92,8 +94,12 @@ void add_alignment(const ModelConfig& c, const TranslateOptions& options, Transl
   }
   const CrossAttentionView view{r.cross_attention.data(), r.layers, r.heads, static_cast<int>(r.target_ids.size()),
                                 static_cast<int>(r.source_ids.size())};
+  const AlignmentLexicon& lexicon = model.alignment_lexicon();
+  const std::vector<float> prior = chosen.lexicon && !lexicon.empty() ? lexicon.prior(r.source_ids, r.target_ids)
+                                                                      : std::vector<float>{};
   r.alignment = align_words(view, {r.source_word_of_token, static_cast<int>(r.source_words.size())},
-                            {r.target_word_of_token, static_cast<int>(r.target_words.size())}, chosen);
+                            {r.target_word_of_token, static_cast<int>(r.target_words.size())}, chosen,
+                            prior.empty() ? nullptr : &prior);
   if (!options.attention) r.cross_attention.clear();
 }
 
@@ -227,7 +233,7 @@ std::vector<Translation> TranslationJob::finish() {
   for (size_t k = 0; k < st.decoded.size(); ++k) {
     Translation& r = st.results[st.decoded[k]];
     finish_translation(*st.tokenizer, st.model->config(), std::move(hyps[k]), r);
-    add_alignment(st.model->config(), st.options, r);
+    add_alignment(*st.model, st.options, r);
   }
   return std::move(st.results);
 }
@@ -327,7 +333,7 @@ Translation Translator::align(const std::string& source, const std::string& targ
     r.log_prob += r.token_log_probs.back();
   }
   add_confidence(r);
-  add_alignment(c, options, r);
+  add_alignment(*model_, options, r);
   return r;
 }
 

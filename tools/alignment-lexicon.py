@@ -5,16 +5,18 @@
       --src build/data/general/train.en.gz --tgt build/data/general/train.de.gz \
       --alignment build/data/general/train.en-de.align.gz [--gold-dir ../shared/data/align-dev]
 
-A measurement ahead of an engine feature (issue 16). Reading alignments from attention alone asks the
+Reading alignments from attention alone asks the
 attention to say which source piece a target piece translates; attention also looks at context. An
 IBM-style view separates the two: the posterior of target piece j aligning to source piece i is
 
   P(a_j = i) ∝ A[j, i] * (lex(s_i, t_j) + eps)
 
 with A the model's cross-attention (the prior over positions, in context) and lex the lexical
-translation table of the training data, here sqrt(p(t | s) p(s | t)) from the counts c(s, t) of the
-same IBM Model 2 piece links that train the alignment head (models/ibm2_align.py, models/shortlist.py
-counts them the same way). Links: grow-diag-final-and of the row and column argmaxes of the score, at
+translation table of the training data, sqrt(p(t | s) p(s | t)) from the counts c(s, t) of the
+same IBM Model 2 piece links that train the alignment head (models/lexicon.py, which the engine's
+model files carry). This PyTorch reading links at the piece level, then maps links to words; it is
+where the lexicon's floor (1e-4) and size (every pair, or the shortlist's 50 per source piece) were
+chosen. The engine's word-level reading is measured by tools/alignment-methods.js. Links: grow-diag-final-and of the row and column argmaxes of the score, at
 the piece level, then pieces to words; scored against the gold as models/ibm2_align.py does. Prints
 one AER per reading: the alignment head alone, the lexicon alone, and their products.
 """
@@ -27,33 +29,26 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 import ibm2_align as ia  # noqa: E402
+import lexicon  # noqa: E402
 import shortlist as sl  # noqa: E402
 from model_file import load_model, sentencepiece_of  # noqa: E402
 
 
 class Lexicon:
-    """c(s, t) of the training links, and lex(s, t) = sqrt(p(t | s) p(s | t)) for a sentence pair."""
+    """models/lexicon.py's table, looked up for a sentence pair."""
 
     def __init__(self, s, t, count, vocab_size, per_source=0):
-        self.v = vocab_size
-        count = count.astype(np.float64)
-        self.by_source = np.bincount(s, weights=count, minlength=vocab_size)  # sum_t c(s, t)
-        self.by_target = np.bincount(t, weights=count, minlength=vocab_size)  # sum_s c(s, t)
-        if per_source:  # only each source piece's per_source most probable targets, as the shortlist keeps
-            prob = count / self.by_source[s]
-            order = np.lexsort((t, -prob, s))
-            rank = np.empty(len(s), dtype=np.int64)
-            rank[order] = np.arange(len(s)) - np.searchsorted(s[order], s[order])
-            keep = rank < per_source
-            s, t, count = s[keep], t[keep], count[keep]
-        self.keys, self.count = s * vocab_size + t, count  # sorted by key, as np.unique made them
+        self.offsets, self.targets, self.scores = lexicon.alignment_lexicon(s, t, count, vocab_size, per_source)
 
-    def scores(self, src, tgt):
-        """lex [T, S] for source pieces src [S] and target pieces tgt [T]."""
-        q = (np.asarray(src)[None, :] * self.v + np.asarray(tgt)[:, None]).ravel()
-        at = np.minimum(np.searchsorted(self.keys, q), len(self.keys) - 1)
-        c = np.where(self.keys[at] == q, self.count[at], 0.0).reshape(len(tgt), len(src))
-        return np.sqrt(c / np.maximum(self.by_source[src], 1)[None, :] * c / np.maximum(self.by_target[tgt], 1)[:, None])
+    def scores_of(self, src, tgt):
+        """lex [T, S] for source pieces src [S] and target pieces tgt [T] (0 where the table lists none)."""
+        out = np.zeros((len(tgt), len(src)))
+        for i, s in enumerate(src):
+            listed = self.targets[self.offsets[s]:self.offsets[s + 1]]
+            at = np.minimum(np.searchsorted(listed, tgt), max(len(listed) - 1, 0))
+            if len(listed):
+                out[:, i] = np.where(listed[at] == tgt, self.scores[self.offsets[s] + at], 0.0)
+        return out
 
 
 def links_of(score):
@@ -86,7 +81,7 @@ def main():
             _, cross = model(torch.tensor([src_ids + [config["eos_id"]]]),
                              torch.tensor([[config["decoder_start_id"]] + tgt_ids]), with_cross_attention=True)
         attention = cross[layer][0, head].numpy()[:-1, :-1]  # [T, S]: the rows that predict t_j, eos left out
-        lex = {name: table.scores(src_ids, tgt_ids) for name, table in lexicons.items()}
+        lex = {name: table.scores_of(src_ids, np.array(tgt_ids)) for name, table in lexicons.items()}
         scores = {"alignment head alone": attention, "lexicon alone (all pairs)": lex["all pairs"] + 1e-9}
         for name, table in lex.items():
             for eps in (1e-4, 1e-3):

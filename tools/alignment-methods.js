@@ -3,8 +3,10 @@
 // (../shared/data/align-dev: the first 150 RWTH German–English Europarl pairs): AER, precision,
 // recall, and the cost in ms per pair (forced alignment through the package, wasm, one thread,
 // this machine, the same run). The rows: naive averaging, the attention default, Shift-Att, the
-// model's trained alignment head (guided alignment) when it has one, and with --reverse-model both
-// directions symmetrized. Prints the Markdown table of docs/alignment.md.
+// model's trained alignment head (guided alignment) when it has one, each read from attention alone
+// and weighed by the model file's alignment lexicon (the last rows; equal to the attention rows for
+// a file without one), and with --reverse-model both directions symmetrized. Prints the Markdown
+// table of docs/alignment.md.
 //   node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -28,16 +30,22 @@ const reverse = values['reverse-model'] ? await Translator.load(values['reverse-
 const { decoderLayers, alignmentHead } = model.config;
 const gdfa = 'grow-diag-final-and';
 
+const lexicon = false;
 const methods = [
-  ['every layer and head averaged, argmax (naive)', { layers: [...Array(decoderLayers).keys()], method: 'argmax' }],
-  ['last two layers, heads averaged, grow-diag-final-and', { layers: [-2, -1], method: gdfa }],
-  ['last two layers, heads averaged, Shift-Att, grow-diag-final-and', { layers: [-2, -1], method: gdfa, shift: true }],
+  ['every layer and head averaged, argmax (naive)', { layers: [...Array(decoderLayers).keys()], method: 'argmax', lexicon }],
+  ['last two layers, heads averaged, grow-diag-final-and', { layers: [-2, -1], method: gdfa, lexicon }],
+  ['last two layers, heads averaged, Shift-Att, grow-diag-final-and', { layers: [-2, -1], method: gdfa, shift: true, lexicon }],
 ];
+const where = alignmentHead ? `layer ${alignmentHead.layer} head ${alignmentHead.head}` : '';
 if (alignmentHead) {
-  const where = `layer ${alignmentHead.layer} head ${alignmentHead.head}`;
-  methods.push([`trained head (${where}), argmax`, { method: 'argmax' }],
-    [`trained head (${where}), grow-diag-final-and`, { method: gdfa }],
-    [`trained head (${where}), threshold 0.3`, { method: 'threshold', threshold: 0.3 }]);
+  methods.push([`trained head (${where}), argmax`, { method: 'argmax', lexicon }],
+    [`trained head (${where}), grow-diag-final-and`, { method: gdfa, lexicon }],
+    [`trained head (${where}), threshold 0.3`, { method: 'threshold', threshold: 0.3, lexicon }]);
+}
+methods.push(['last two layers, heads averaged, × alignment lexicon, grow-diag-final-and', { layers: [-2, -1], method: gdfa }]);
+if (alignmentHead) {
+  methods.push([`trained head (${where}) × alignment lexicon, argmax`, { method: 'argmax' }],
+    [`trained head (${where}) × alignment lexicon, grow-diag-final-and`, { method: gdfa }]);
 }
 
 /** AER of `align` (pair -> alignment) over align-dev, and its mean time per pair in ms. */

@@ -29,6 +29,12 @@ export interface AlignmentOptions {
   shift?: boolean;
   /** Link words (true) or SentencePiece pieces (false, indices as the tokens without eos). */
   mergeSubwords?: boolean;
+  /**
+   * Weigh the attention by the model's alignment lexicon when its file has one (how often the
+   * training data linked each source piece to each target piece; docs/alignment.md): links come from
+   * attention × (lexicon + 1e-4). false reads attention alone.
+   */
+  lexicon?: boolean;
 }
 
 export type AlignmentMethod = 'argmax' | 'grow-diag-final-and' | 'threshold';

@@ -129,10 +129,12 @@ std::vector<std::pair<int, int>> links_of(const std::vector<float>& weights, int
 }  // namespace
 
 WordAlignment align_words(const CrossAttentionView& a, const WordMap& src, const WordMap& tgt,
-                          const AlignmentOptions& o) {
+                          const AlignmentOptions& o, const std::vector<float>* prior) {
   check(static_cast<int>(src.word_of_piece.size()) == a.src_len &&
             static_cast<int>(tgt.word_of_piece.size()) == a.tgt_len,
         "the word maps do not match the attention's shape");
+  check(prior == nullptr || prior->size() == static_cast<size_t>(a.tgt_len) * a.src_len,
+        "the alignment prior does not match the attention's shape");
   check(o.threshold > 0.0f && o.threshold <= 1.0f, "the alignment threshold must lie in (0, 1]");
   const auto heads = selected_heads(a, o);
   WordAlignment out;
@@ -158,6 +160,9 @@ WordAlignment align_words(const CrossAttentionView& a, const WordMap& src, const
     for (const auto& [l, h] : heads) {
       const float* w = a.weights + (static_cast<size_t>(l) * a.heads + h) * plane + static_cast<size_t>(step) * a.src_len;
       for (int s = 0; s < a.src_len; ++s) row[s] += w[s];
+    }
+    if (prior != nullptr) {  // [T, S]: token i's row, whichever step its attention was read at
+      for (int s = 0; s < a.src_len; ++s) row[s] *= (*prior)[static_cast<size_t>(i) * a.src_len + s];
     }
     float mass = 0.0f;
     for (int s = 0; s < a.src_len; ++s) mass += src_unit[s] >= 0 ? row[s] : 0.0f;

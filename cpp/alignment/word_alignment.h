@@ -42,6 +42,9 @@ struct AlignmentOptions {
   /// Links between words (pieces merged: source pieces summed, target pieces averaged); false
   /// gives links between pieces, indexed like the tokens without eos.
   bool merge_subwords = true;
+  /// Weigh the attention by the model's alignment lexicon when its file has one (model/lexicon.h):
+  /// links then come from P(a_j = i) ∝ A[j, i] · (lex(s_i, t_j) + floor). false reads attention alone.
+  bool lexicon = true;
 };
 
 /// Cross-attention weights [L, H, T, S] of one translation (rows sum to 1 over S).
@@ -67,10 +70,12 @@ struct WordAlignment {
 };
 
 /// Aligns the words of src and tgt through `attention`; src has S pieces, tgt has T (the target
-/// tokens, eos included when generated). Raises Error(kInvalidInput) for a layer, head or
-/// threshold out of range, or maps that do not match the attention's shape.
+/// tokens, eos included when generated). With a `prior` [T, S] (model/lexicon.h), each piece row of
+/// averaged attention is multiplied by the prior's row before it is renormalized, merged and linked.
+/// Raises Error(kInvalidInput) for a layer, head or threshold out of range, or maps or a prior that
+/// do not match the attention's shape.
 WordAlignment align_words(const CrossAttentionView& attention, const WordMap& src, const WordMap& tgt,
-                          const AlignmentOptions& options);
+                          const AlignmentOptions& options, const std::vector<float>* prior = nullptr);
 
 /// Symmetrizes the alignments of one sentence pair by two models of opposite directions:
 /// `forward` from the source->target model ([T, S] words), `backward` from the target->source

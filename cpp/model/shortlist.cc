@@ -1,48 +1,25 @@
 #include "model/shortlist.h"
 
 #include <algorithm>
-#include <cstring>
-#include <string>
 
 #include "error.h"
+#include "model/piece_lists.h"
 
 namespace crossattn {
-namespace {
-
-std::vector<int> read_ids(const TensorView& t, const std::string& name) {
-  if (t.dtype != DType::kI32 || t.shape.size() != 1) fail_model_format("tensor '" + name + "' must be a 1-D I32 tensor");
-  std::vector<int> ids(static_cast<size_t>(t.numel()));
-  std::memcpy(ids.data(), t.data, ids.size() * sizeof(int));  // little-endian, as wasm and x86
-  return ids;
-}
-
-void check_range(const std::vector<int>& ids, int vocab_size, const std::string& name) {
-  for (int id : ids) {
-    if (id < 0 || id >= vocab_size) fail_model_format("tensor '" + name + "' holds an id outside the vocabulary");
-  }
-}
-
-}  // namespace
 
 LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int vocab_size) {
   const TensorView* frequent = file.find("shortlist.frequent");
-  const TensorView* offsets = file.find("shortlist.offsets");
-  const TensorView* targets = file.find("shortlist.targets");
+  const bool offsets = file.find("shortlist.offsets") != nullptr, targets = file.find("shortlist.targets") != nullptr;
   if (!frequent && !offsets && !targets) return {};
   if (!frequent || !offsets || !targets) {
     fail_model_format("a shortlist needs shortlist.frequent, shortlist.offsets and shortlist.targets");
   }
   LexicalShortlist s;
   s.frequent_ = read_ids(*frequent, "shortlist.frequent");
-  s.offsets_ = read_ids(*offsets, "shortlist.offsets");
-  s.targets_ = read_ids(*targets, "shortlist.targets");
-  check_range(s.frequent_, vocab_size, "shortlist.frequent");
-  check_range(s.targets_, vocab_size, "shortlist.targets");
-  const bool rising = std::is_sorted(s.offsets_.begin(), s.offsets_.end());
-  if (static_cast<int>(s.offsets_.size()) != vocab_size + 1 || s.offsets_.front() != 0 || !rising ||
-      s.offsets_.back() != static_cast<int>(s.targets_.size())) {
-    fail_model_format("shortlist.offsets must rise from 0 to the size of shortlist.targets over vocab_size + 1 entries");
-  }
+  check_ids_in_vocabulary(s.frequent_, vocab_size, "shortlist.frequent");
+  PieceLists lists = PieceLists::load(file, "shortlist", vocab_size);
+  s.offsets_ = std::move(lists.offsets);
+  s.targets_ = std::move(lists.targets);
   return s;
 }
 

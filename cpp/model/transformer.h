@@ -46,6 +46,9 @@ class Transformer {
   /// Whether the model file has a lexical shortlist (model/shortlist.h).
   bool has_shortlist() const { return !weights_.lexical_shortlist.empty(); }
 
+  /// The model file's alignment lexicon (model/lexicon.h); empty when it has none.
+  const AlignmentLexicon& alignment_lexicon() const { return weights_.alignment_lexicon; }
+
   /// The output layer restricted to the shortlist candidates of a call translating `sources`
   /// (source ids [S_i], checked as by encode). Needs has_shortlist(); raises Error(kInvalidInput)
   /// otherwise or for an id outside the vocabulary.

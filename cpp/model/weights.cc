@@ -205,6 +205,7 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
     w.decoder_norm = read_layer_norm(file, "decoder.layer_norm", d);
   }
   w.lexical_shortlist = LexicalShortlist::load(file, v);
+  w.alignment_lexicon = AlignmentLexicon::load(file, v);
   return w;
 }
 

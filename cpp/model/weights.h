@@ -17,6 +17,7 @@
 #include "layers/self_attention.h"
 #include "model/config.h"
 #include "model/safetensors.h"
+#include "model/lexicon.h"
 #include "model/shortlist.h"
 
 namespace crossattn {
@@ -71,12 +72,13 @@ struct TransformerWeights {
   std::vector<DecoderLayerWeights> decoder_layers;
   LayerNorm encoder_norm, decoder_norm;  // final layer norms of pre-norm stacks; empty for post-norm
   LexicalShortlist lexical_shortlist;    // the output layer's shortlist; empty when the file has none
+  AlignmentLexicon alignment_lexicon;    // the word alignments' lexicon; empty when the file has none
 
   const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 
   /// Reads every tensor the config calls for. Raises Error(kModelFormat) for a missing tensor, a
   /// shape that disagrees with the config, an unsupported dtype, an int8 tensor without its scales,
-  /// a non-finite value, or a malformed shortlist (LexicalShortlist::load).
+  /// a non-finite value, or a malformed shortlist or lexicon (LexicalShortlist::load, AlignmentLexicon::load).
   static TransformerWeights load(const SafeTensors& file, const ModelConfig& config);
 };
 

@@ -27,15 +27,9 @@ struct Table {
 std::vector<uint8_t> with_shortlist(const std::vector<uint8_t>& bytes, const Table& table,
                                     const std::string& dtype = "I32") {
   testing::Parts p = testing::split(bytes);
-  auto add = [&](const std::string& name, const std::vector<int>& ids, const std::string& type) {
-    const size_t begin = p.data.size();
-    const auto* raw = reinterpret_cast<const uint8_t*>(ids.data());
-    p.data.insert(p.data.end(), raw, raw + ids.size() * sizeof(int));
-    p.header[name] = {{"dtype", type}, {"shape", {ids.size()}}, {"data_offsets", {begin, p.data.size()}}};
-  };
-  add("shortlist.frequent", table.frequent, "I32");
-  add("shortlist.offsets", table.offsets, "I32");
-  add("shortlist.targets", table.targets, dtype);
+  testing::append_tensor(p, "shortlist.frequent", "I32", table.frequent);
+  testing::append_tensor(p, "shortlist.offsets", "I32", table.offsets);
+  testing::append_tensor(p, "shortlist.targets", dtype, table.targets);
   return testing::join(std::move(p));
 }
 

@@ -76,6 +76,17 @@ inline std::vector<uint8_t> join(Parts p) {
   return make_safetensors(p.header.dump(), p.data);
 }
 
+// Appends a 1-D tensor of 4-byte values (int32_t as "I32", float as "F32", or any 4-byte dtype a
+// test claims) to a split model file.
+template <typename T>
+void append_tensor(Parts& p, const std::string& name, const std::string& dtype, const std::vector<T>& values) {
+  static_assert(sizeof(T) == 4, "4-byte values");
+  const size_t begin = p.data.size();
+  const auto* raw = reinterpret_cast<const uint8_t*>(values.data());
+  p.data.insert(p.data.end(), raw, raw + values.size() * sizeof(T));
+  p.header[name] = {{"dtype", dtype}, {"shape", {values.size()}}, {"data_offsets", {begin, p.data.size()}}};
+}
+
 // The model file `bytes` with its config JSON rewritten by `edit` (and no checksum).
 inline std::vector<uint8_t> with_config(const std::vector<uint8_t>& bytes,
                                         const std::function<void(nlohmann::json&)>& edit) {

@@ -1,0 +1,37 @@
+#include "model/piece_lists.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "error.h"
+
+namespace crossattn {
+
+std::vector<int> read_ids(const TensorView& t, const std::string& name) {
+  if (t.dtype != DType::kI32 || t.shape.size() != 1) fail_model_format("tensor '" + name + "' must be a 1-D I32 tensor");
+  std::vector<int> ids(static_cast<size_t>(t.numel()));
+  std::memcpy(ids.data(), t.data, ids.size() * sizeof(int));  // little-endian, as wasm and x86
+  return ids;
+}
+
+void check_ids_in_vocabulary(const std::vector<int>& ids, int vocab_size, const std::string& name) {
+  for (int id : ids) {
+    if (id < 0 || id >= vocab_size) fail_model_format("tensor '" + name + "' holds an id outside the vocabulary");
+  }
+}
+
+PieceLists PieceLists::load(const SafeTensors& file, const std::string& prefix, int vocab_size) {
+  PieceLists lists;
+  lists.offsets = read_ids(file.tensor(prefix + ".offsets"), prefix + ".offsets");
+  lists.targets = read_ids(file.tensor(prefix + ".targets"), prefix + ".targets");
+  check_ids_in_vocabulary(lists.targets, vocab_size, prefix + ".targets");
+  const std::vector<int>& o = lists.offsets;
+  if (static_cast<int>(o.size()) != vocab_size + 1 || o.front() != 0 || !std::is_sorted(o.begin(), o.end()) ||
+      o.back() != static_cast<int>(lists.targets.size())) {
+    fail_model_format(prefix + ".offsets must rise from 0 to the size of " + prefix +
+                      ".targets over vocab_size + 1 entries");
+  }
+  return lists;
+}
+
+}  // namespace crossattn
