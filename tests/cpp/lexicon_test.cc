@@ -42,15 +42,7 @@ Table table_of(int vocab_size, std::vector<std::pair<int, int>> pairs) {
   return t;
 }
 
-void expect_model_format_error(const std::vector<uint8_t>& bytes) {
-  try {
-    ModelFile::parse(bytes.data(), bytes.size());
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::kModelFormat) << e.what();
-    EXPECT_NE(std::string(e.what()).find("lexicon"), std::string::npos) << e.what();
-  }
-}
+void expect_model_format_error(const std::vector<uint8_t>& bytes) { testing::expect_model_format_error(bytes, "lexicon"); }
 
 TEST(AlignWords, PriorReweighsEachPieceRowBeforeLinking) {
   // One layer, one head; 2 target pieces, 3 source pieces (eos last), one word a piece.

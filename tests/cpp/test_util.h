@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "error.h"
+#include "model/model_file.h"
 #include "translator.h"
 
 namespace crossattn::testing {
@@ -85,6 +88,17 @@ void append_tensor(Parts& p, const std::string& name, const std::string& dtype, 
   const auto* raw = reinterpret_cast<const uint8_t*>(values.data());
   p.data.insert(p.data.end(), raw, raw + values.size() * sizeof(T));
   p.header[name] = {{"dtype", dtype}, {"shape", {values.size()}}, {"data_offsets", {begin, p.data.size()}}};
+}
+
+// Expects ModelFile::parse(bytes) to raise Error(kModelFormat) whose message names `subject`.
+inline void expect_model_format_error(const std::vector<uint8_t>& bytes, const std::string& subject) {
+  try {
+    ModelFile::parse(bytes.data(), bytes.size());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kModelFormat) << e.what();
+    EXPECT_NE(std::string(e.what()).find(subject), std::string::npos) << e.what();
+  }
 }
 
 // The model file `bytes` with its config JSON rewritten by `edit` (and no checksum).
