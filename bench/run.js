@@ -2,9 +2,12 @@
 // `npm run bench`: crossattn against its in-browser peers on the same trained weights, in one run.
 //
 //   npm run bench [-- --quick] [--runs N] [--sentences N] [--batch N] [--batch-sizes N,N,...] [--data DIR] [--out DIR]
+//                 [--model FILE] [--test-set PREFIX] [--shortlist-train PREFIX]   (PREFIX: under --data, or absolute)
 //
-// Translates multi30k test_2016_flickr (English -> German, greedy, one sentence at a time, one
-// thread) with: crossattn WebAssembly fp32 and int8, crossattn native (the same kernels, SSE4.1),
+// Translates --test-set (default multi30k/test_2016_flickr under --data; flores-dev/dev for
+// Wikipedia-length sentences) with --model (an fp32 model file, default models/multi30k-en-de's; its
+// int8 file is the sibling NAME.int8.crossattn, else quantized here), greedy, one sentence at a time,
+// one thread, with: crossattn WebAssembly fp32 and int8, crossattn native (the same kernels, SSE4.1),
 // onnxruntime-web (wasm, SIMD, 1 thread) on an ONNX export of the same model driven by a JS greedy
 // loop, as transformers.js does, in fp32 and in the q8 form transformers.js ships
 // (bench/quantize_onnx.py), and Bergamot (Marian in wasm, bench/bergamot.js) on a Marian export of the
@@ -36,6 +39,9 @@ const { values } = parseArgs({
     'batch-sizes': { type: 'string' },
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? path.join(root, '..', 'shared', 'data') },
     out: { type: 'string', default: path.join(root, 'docs') },
+    model: { type: 'string', default: path.join(root, 'models', 'multi30k-en-de', 'multi30k-en-de.crossattn') },
+    'test-set': { type: 'string', default: 'multi30k/test_2016_flickr' },
+    'shortlist-train': { type: 'string', default: 'multi30k/train' },
   },
 });
 const runs = Number(values.runs ?? (values.quick ? 1 : 3));
@@ -43,24 +49,42 @@ const sentences = Number(values.sentences ?? (values.quick ? 100 : 1000));
 const batch = Number(values.batch);
 const batchSizes = [...new Set([...(values['batch-sizes'] ?? (values.quick ? '1,32' : '1,4,16,32')).split(',').map(Number), batch])]
   .sort((a, b) => a - b);
-const work = path.join(root, 'build', 'bench');
+const fp32Model = path.resolve(values.model);
+const modelName = path.basename(fp32Model, '.crossattn');
+// The peers' exports and the source file are cached per model and test set.
+const work = path.join(root, 'build', 'bench', `${modelName}-${values['test-set'].replaceAll('/', '-')}`);
 mkdirSync(work, { recursive: true });
 mkdirSync(values.out, { recursive: true });
-const fp32Model = path.join(root, 'models', 'multi30k-en-de', 'multi30k-en-de.crossattn');
-const int8Model = path.join(root, 'models', 'multi30k-en-de', 'multi30k-en-de.int8.crossattn');
 
 function run(command, args, options = {}) {
   return execFileSync(command, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, ...options });
 }
 
 // --- Inputs and the peers' artifacts -------------------------------------------------------------
-const source = readLines(path.join(values.data, 'multi30k/test_2016_flickr.en.gz')).slice(0, sentences);
-const reference = readLines(path.join(values.data, 'multi30k/test_2016_flickr.de.gz')).slice(0, sentences);
-const srcFile = path.join(work, 'test.en');
-writeFileSync(srcFile, source.join('\n') + '\n');
-
 if (!existsSync(path.join(root, 'dist', 'crossattn.wasm'))) throw new Error('no dist/crossattn.wasm: run `npm run build`');
 const env = { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' };
+const { sourceLang, targetLang } = await (async () => {
+  const { Translator } = await import('../dist/index.js');
+  const translator = await Translator.load(fp32Model);
+  const { config } = translator;
+  translator.dispose();
+  return config;
+})();
+/** The lines of PREFIX.LANG.gz or PREFIX.LANG under --data. */
+const readSet = (prefix, lang) => {
+  const file = path.resolve(values.data, `${prefix}.${lang}`);
+  return readLines(existsSync(`${file}.gz`) ? `${file}.gz` : file);
+};
+const source = readSet(values['test-set'], sourceLang).slice(0, sentences);
+const reference = readSet(values['test-set'], targetLang).slice(0, sentences);
+const srcFile = path.join(work, `test.${sourceLang}`);
+writeFileSync(srcFile, source.join('\n') + '\n');
+
+const siblingInt8 = fp32Model.replace(/\.crossattn$/, '.int8.crossattn');
+const int8Model = existsSync(siblingInt8) ? siblingInt8 : path.join(work, `${modelName}.int8.crossattn`);
+if (!existsSync(int8Model) || statSync(int8Model).mtimeMs < statSync(fp32Model).mtimeMs) {
+  run('/usr/bin/python3', ['models/quantize.py', '--model', fp32Model, '--out', int8Model]);
+}
 run('cmake', ['--build', 'build/native', '--target', 'crossattn-bench-native', 'crossattn-kernels', '-j2'], { env });
 run('cmake', ['--build', 'build/wasm', '--target', 'crossattn-kernels', '-j2'], { env });
 
@@ -94,16 +118,20 @@ for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'floa
   run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
 }
 
-// The lexical shortlist (docs/model-format.md): the int8 model with a table made from Multi30k's
-// training pairs, aligned with the model's own vocabulary (models/ibm2_align.py, models/shortlist.py).
-const shortlistModel = path.join(work, 'multi30k-en-de.int8.shortlist.crossattn');
+// The lexical shortlist (docs/model-format.md): the int8 model with a table made from the pairs of
+// --shortlist-train, aligned with the model's own vocabulary (models/ibm2_align.py, models/shortlist.py).
+const shortlistSlug = path.resolve(values.data, values['shortlist-train']).split(path.sep).slice(-2).join('-');
+const shortlistModel = path.join(work, `${modelName}.int8.shortlist-${shortlistSlug}.crossattn`);
 if (!existsSync(shortlistModel) || statSync(shortlistModel).mtimeMs < statSync(int8Model).mtimeMs) {
   console.error('adding a lexical shortlist to the int8 model (models/ibm2_align.py, models/shortlist.py) ...');
-  const train = (lang) => path.join(values.data, `multi30k/train.${lang}.gz`);
-  const links = path.join(work, 'multi30k-train.align.gz');
-  run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', int8Model, '--src', train('en'), '--tgt', train('de'), '--out', links],
-      { stdio: ['ignore', 'ignore', 'ignore'] });
-  run('/usr/bin/python3', ['models/shortlist.py', '--model', int8Model, '--src', train('en'), '--tgt', train('de'),
+  const train = (lang) => {
+    const file = path.resolve(values.data, `${values['shortlist-train']}.${lang}`);
+    return existsSync(`${file}.gz`) ? `${file}.gz` : file;
+  };
+  const links = path.join(work, `${shortlistSlug}.align.gz`);
+  run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', int8Model, '--src', train(sourceLang), '--tgt', train(targetLang),
+    '--out', links], { stdio: ['ignore', 'ignore', 'ignore'] });
+  run('/usr/bin/python3', ['models/shortlist.py', '--model', int8Model, '--src', train(sourceLang), '--tgt', train(targetLang),
     '--alignment', links, '--out', shortlistModel]);
 }
 
@@ -262,8 +290,9 @@ const cpu = os.cpus()[0];
 const report = {
   machine: `${cpu.model}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
   date: new Date().toISOString(),
-  command: `npm run bench${values.quick ? ' -- --quick' : ''}`,
-  test_set: 'multi30k test_2016_flickr en-de', sentences, runs,
+  command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
+  model: path.relative(root, fp32Model),
+  test_set: `${values['test-set']} ${sourceLang}-${targetLang}`, sentences, runs,
   engines: results, bars,
   batch_sweep: batchSweep,
   latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength },
@@ -277,7 +306,7 @@ const mib = (b) => (b / 2 ** 20).toFixed(0);
 const lines = [
   '# Performance', '',
   `Generated by \`${report.command}\` (bench/run.js) on ${report.date.slice(0, 10)}: ${report.machine}.`,
-  `${sentences} sentences of ${report.test_set}, greedy (the beam4 row: beam search, 4 hypotheses), one thread; medians of ${runs} run(s), each engine in its own process.`,
+  `${sentences} sentences of ${report.test_set} translated by ${report.model} (int8: its quantized file), greedy (the beam4 row: beam search, 4 hypotheses), one thread; medians of ${runs} run(s), each engine in its own process.`,
   'The machine is shared and noisy: compare the ratios within this run, not absolute numbers across runs.', '',
   '| engine | tokens/s | sentences/s | p50 ms | p95 ms | load ms | peak memory MiB | BLEU | tokens/s vs onnxruntime-web | outputs identical to ours |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -288,7 +317,7 @@ const lines = [
   'onnxruntime-web gets source ids from Python\'s SentencePiece (tokenization is outside its timings; inside ours).',
   'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
   'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. On our pre-norm models Marian computes a different function (keys and values skip the layer norm, the decoder starts from a zero vector: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.',
-  'crossattn-wasm-int8-shortlist is the int8 model with a lexical shortlist of its output layer (models/shortlist.py\'s defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of Multi30k\'s training pairs): each sentence scores its candidates only (docs/model-format.md). Its BLEU against the full layer\'s is a bar below.',
+  `crossattn-wasm-int8-shortlist is the int8 model with a lexical shortlist of its output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${values['shortlist-train']}): each sentence scores its candidates only (docs/model-format.md). Its BLEU against the full layer's is a bar below.`,
   'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
   '![Target tokens/s by engine](bench-tokens.svg)', '',
   `![Latency against source length: the median per ${LENGTH_BUCKET}-token bucket, one line per single-sentence engine](bench-latency.svg)`, '',

@@ -3,6 +3,7 @@
   /usr/bin/python3 -m unittest discover -s tests/python
 """
 import os
+import random
 import sys
 import unittest
 
@@ -50,6 +51,29 @@ class FilterTest(unittest.TestCase):
         self.assertTrue(pg.is_label("Save As"))
         self.assertFalse(pg.is_label("Stop."))
         self.assertFalse(pg.is_label("Save the file now"))
+
+
+class MixtureTest(unittest.TestCase):
+    def test_whole_weights_repeat_exactly_and_fractions_in_proportion(self):
+        rng = random.Random(0)
+        pair = ("The house is old.", "Das Haus ist alt.")
+        self.assertEqual(pg.repeat(pair, 3.0, rng), [pair] * 3)
+        copies = sum(len(pg.repeat(pair, 0.3, rng)) for _ in range(10_000))
+        self.assertAlmostEqual(copies / 10_000, 0.3, delta=0.02)
+
+    def test_labels_are_capped_in_both_mixtures(self):
+        rng = random.Random(0)
+        copies = sum(len(pg.repeat(("Save As", "Speichern unter"), 2.0, rng)) for _ in range(10_000))
+        self.assertAlmostEqual(copies / 10_000, pg.LABEL_WEIGHT, delta=0.02)
+
+    def test_fine_tuning_favours_sentence_level_general_text(self):
+        weights = {stem: (w, ft) for stem, _, w, ft in pg.SOURCES}
+        general = ["wmt-newstest-2008-2018", "mlqe-pe", "xquad"]
+        software = ["gettext", "mozilla", "manpages", "gettext-terms"]
+        for stem in general:
+            self.assertGreaterEqual(weights[stem][1], 1, stem)
+        for stem in software:  # kept a little, so the last phase does not forget them
+            self.assertTrue(0 < weights[stem][1] < weights[stem][0], stem)
 
 
 class HeldOutNewsTest(unittest.TestCase):
