@@ -70,13 +70,13 @@ const { sourceLang, targetLang } = await (async () => {
   translator.dispose();
   return config;
 })();
-/** The lines of PREFIX.LANG.gz or PREFIX.LANG under --data. */
-const readSet = (prefix, lang) => {
+/** The file of PREFIX.LANG.gz or PREFIX.LANG, PREFIX under --data or absolute. */
+const setFile = (prefix, lang) => {
   const file = path.resolve(values.data, `${prefix}.${lang}`);
-  return readLines(existsSync(`${file}.gz`) ? `${file}.gz` : file);
+  return existsSync(`${file}.gz`) ? `${file}.gz` : file;
 };
-const source = readSet(values['test-set'], sourceLang).slice(0, sentences);
-const reference = readSet(values['test-set'], targetLang).slice(0, sentences);
+const source = readLines(setFile(values['test-set'], sourceLang)).slice(0, sentences);
+const reference = readLines(setFile(values['test-set'], targetLang)).slice(0, sentences);
 const srcFile = path.join(work, `test.${sourceLang}`);
 writeFileSync(srcFile, source.join('\n') + '\n');
 
@@ -124,10 +124,7 @@ const shortlistSlug = path.resolve(values.data, values['shortlist-train']).split
 const shortlistModel = path.join(work, `${modelName}.int8.shortlist-${shortlistSlug}.crossattn`);
 if (!existsSync(shortlistModel) || statSync(shortlistModel).mtimeMs < statSync(int8Model).mtimeMs) {
   console.error('adding a lexical shortlist to the int8 model (models/ibm2_align.py, models/shortlist.py) ...');
-  const train = (lang) => {
-    const file = path.resolve(values.data, `${values['shortlist-train']}.${lang}`);
-    return existsSync(`${file}.gz`) ? `${file}.gz` : file;
-  };
+  const train = (lang) => setFile(values['shortlist-train'], lang);
   const links = path.join(work, `${shortlistSlug}.align.gz`);
   run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', int8Model, '--src', train(sourceLang), '--tgt', train(targetLang),
     '--out', links], { stdio: ['ignore', 'ignore', 'ignore'] });
