@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // One engine's pass over a test set, in its own process so that its peak memory is its own:
-//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N]
+//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N] [--load-only]
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N]
 //   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
-// Prints one JSON object, as bench/native_engine.cc does: load_ms, sentence_ms (per sentence, or
+// Prints one JSON object, as bench/native_engine.cc does: load_ms (the model read from disk to a
+// translator ready, the engine's wasm compiled before, as bench/bergamot.js times Bergamot's; the
+// compile itself is engine_compile_ms), sentence_ms (per sentence, or
 // per batch with --batch), target_tokens, translations, peak_memory_bytes (maximum resident set);
 // and, which the native engine lacks, source_tokens: each sentence's source length (SentencePiece
 // pieces plus eos, whatever the batching), for latency against length.
 // Bergamot's source and target tokens are counted afterwards, outside the timings, by forcing its
 // outputs through our model (--model: the same weights and tokenizer; pieces plus eos, as our own count).
+// --load-only stops after the load (a first load in a fresh process, which run.js repeats).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadBergamot } from './bergamot.js';
@@ -19,17 +22,20 @@ const { values, positionals } = parseArgs({
   options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' }, marian: { type: 'string' },
              gemm: { type: 'string', default: 'float32' },
              batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
-             limit: { type: 'string' } },
+             limit: { type: 'string' }, 'load-only': { type: 'boolean', default: false } },
 });
 const [engine] = positionals;
 const sentenceMs = [], sourceTokens = [], translations = [];
-let loadMs = 0, targetTokens = 0;
+let loadMs = 0, compileMs = 0, targetTokens = 0;
 
 const readLinesOf = () => readFileSync(values.src, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l);
 
 if (engine === 'crossattn') {
-  const { Translator } = await import('../dist/index.js');
-  const lines = readLinesOf();
+  const { Translator, prepareEngine } = await import('../dist/index.js');
+  const lines = values['load-only'] ? [] : readLinesOf();
+  const compileStart = performance.now();
+  await prepareEngine();
+  compileMs = performance.now() - compileStart;
   const start = performance.now();
   const translator = await Translator.load(values.model);
   loadMs = performance.now() - start;
@@ -49,7 +55,7 @@ if (engine === 'crossattn') {
 } else if (engine === 'onnxruntime') {
   const peer = await loadOnnxTranslator(values.onnx);
   loadMs = peer.loadMs;
-  const sources = values.limit ? peer.sources.slice(0, Number(values.limit)) : peer.sources;
+  const sources = values['load-only'] ? [] : values.limit ? peer.sources.slice(0, Number(values.limit)) : peer.sources;
   for (const ids of sources) {
     const t0 = performance.now();
     const out = await peer.translate(ids);
@@ -61,7 +67,7 @@ if (engine === 'crossattn') {
 } else if (engine === 'bergamot') {
   const peer = await loadBergamot(values.marian, values.gemm);
   loadMs = peer.loadMs;
-  const lines = readLinesOf();
+  const lines = values['load-only'] ? [] : readLinesOf();
   for (const line of lines) {
     const t0 = performance.now();
     translations.push(peer.translate(line));
@@ -79,5 +85,5 @@ if (engine === 'crossattn') {
   console.error('usage: node bench/engine.js crossattn|onnxruntime|bergamot ...');
   process.exit(2);
 }
-console.log(JSON.stringify({ load_ms: loadMs, sentence_ms: sentenceMs, source_tokens: sourceTokens, target_tokens: targetTokens, translations,
+console.log(JSON.stringify({ load_ms: loadMs, engine_compile_ms: compileMs, sentence_ms: sentenceMs, source_tokens: sourceTokens, target_tokens: targetTokens, translations,
                              peak_memory_bytes: process.resourceUsage().maxRSS * 1024 }));

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
-from model_file import read_safetensors  # noqa: E402
+from model_file import dequantized, read_safetensors  # noqa: E402
 
 # src/common/types.h:226-272
 TYPE_INT8 = 0x0100 + 1
@@ -92,10 +92,7 @@ def main():
     perm = torch.as_tensor(residual_permutation(d, c["sinusoidal_layout"]))
 
     def T(name):  # fp32 tensor, int8 dequantized
-        t = tensors[name]
-        if t.dtype == torch.int8:
-            t = t.float() * tensors[name + "_scale"].float()[:, None]
-        return t.float()
+        return dequantized(tensors, name)
 
     items = []
 

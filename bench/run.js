@@ -187,6 +187,19 @@ for (const [name, list] of Object.entries(passes)) {
   const batchSize = /-batch(\d+)$/.exec(name)?.[1];
   if (batchSize) measured[name].batch = Number(batchSize);
 }
+// Load: a first load in a fresh process, LOAD_RUNS times per WebAssembly engine, the median (the
+// translation passes above load once each, too few for a number this noisy). bench/engine.js starts
+// the clock with the engine's wasm compiled, for ours (prepareEngine) as for Bergamot; the compile is
+// engine_compile_ms. onnxruntime-web's first session includes its runtime's start.
+const LOAD_RUNS = values.quick ? 1 : 7;
+for (const [name, [command, args]] of Object.entries(engines)) {
+  if (command !== node || measured[name].batch || name.endsWith('-beam4')) continue;
+  console.error(`load x${LOAD_RUNS}: ${name}`);
+  const loads = Array.from({ length: LOAD_RUNS }, () => JSON.parse(run(command, [...args, '--load-only'])));
+  measured[name].load_ms = Number(median(loads.map((l) => l.load_ms)).toFixed(2));
+  measured[name].load_runs = LOAD_RUNS;
+  if (name.startsWith('crossattn')) measured[name].engine_compile_ms = Number(median(loads.map((l) => l.engine_compile_ms)).toFixed(2));
+}
 const results = Object.fromEntries(Object.keys(engines).map((name) => [name, measured[name]]));
 const batchSweep = Object.fromEntries(Object.keys(wasmModels).map((precision) => [`crossattn-wasm-${precision}`,
   batchSizes.map((size) => {
@@ -315,7 +328,8 @@ const lines = [
   'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
   'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. On our pre-norm models Marian computes a different function (keys and values skip the layer norm, the decoder starts from a zero vector: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.',
   `crossattn-wasm-int8-shortlist is the int8 model with a lexical shortlist of its output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${values['shortlist-train']}): each sentence scores its candidates only (docs/model-format.md). Its BLEU against the full layer's is a bar below.`,
-  'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
+  'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).',
+  `Load ms of the WebAssembly engines: the median of ${LOAD_RUNS} first loads, each in a fresh process, from the model file on disk to a translator ready, with the engine\'s wasm compiled before the clock starts (ours by prepareEngine, in ${int8.engine_compile_ms} ms; Bergamot\'s likewise); onnxruntime-web\'s includes its runtime\'s start. The native rows read the file from the page cache.`, '',
   '![Target tokens/s by engine](bench-tokens.svg)', '',
   `![Latency against source length: the median per ${LENGTH_BUCKET}-token bucket, one line per single-sentence engine](bench-latency.svg)`, '',
   '## Batch sizes', '',

@@ -239,17 +239,41 @@ class WasmTranslator {
 /// range, default and doc, for the wrapper's checks and the CLI's flags.
 std::string option_specs() { return crossattn::option_specs_json().dump(); }
 
-/// {translator: WasmTranslator} or {error} from the bytes of a model file (a Uint8Array).
-val load_translator(const val& bytes) {
+/// Storage in the wasm heap for a model file, which JS writes through view() as the file arrives
+/// (no JS-side copy of the whole file), then hands to loadTranslator.
+class WasmFileBuffer {
+ public:
+  explicit WasmFileBuffer(size_t size) : bytes_(crossattn::allocate_file_bytes(size)), size_(size) {}
+  /// A Uint8Array over the buffer's `size` bytes; take it anew after anything that may grow the heap.
+  val view() const { return val(emscripten::typed_memory_view(size_, bytes_.get())); }
+  const std::shared_ptr<uint8_t>& bytes() const { return bytes_; }
+  size_t size() const { return size_; }
+
+ private:
+  std::shared_ptr<uint8_t> bytes_;  // left uninitialised: every byte is written before it is read
+  size_t size_;
+};
+
+/// {buffer: WasmFileBuffer} or {error} (OutOfMemoryError) for `size` bytes.
+val allocate_file_buffer(double size) {
   return guarded([&] {
-    // One TypedArray.set into the heap: a memcpy, where an element-wise conversion would cost
-    // hundreds of milliseconds for a model. The buffer is left uninitialised (new[], not a
-    // vector), as zeroing megabytes that are overwritten at once is a visible part of the load.
-    const size_t size = bytes["length"].as<size_t>();
-    const std::unique_ptr<uint8_t[]> data(new uint8_t[size]);
-    val(emscripten::typed_memory_view(size, data.get())).call<void>("set", bytes);
+    if (!(size >= 0 && size <= 4294967295.0)) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "a file buffer needs 0 to 2^32 - 1 bytes");
     val out = val::object();
-    out.set("translator", val(WasmTranslator(crossattn::Translator::from_bytes(data.get(), size))));
+    out.set("buffer", WasmFileBuffer(static_cast<size_t>(size)));
+    return out;
+  });
+}
+
+/// {translator: WasmTranslator} or {error} from the first `size` bytes of `buffer`, a model file.
+/// The translator keeps the buffer's bytes, as the int8 weights of a file in the kernel layout are
+/// multiplied where they lie (docs/model-format.md); the JS handle to the buffer may be deleted.
+val load_translator(const WasmFileBuffer& buffer, double size) {
+  return guarded([&] {
+    if (!(size >= 0 && size <= static_cast<double>(buffer.size()))) {
+      throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "the model's size exceeds its buffer");
+    }
+    val out = val::object();
+    out.set("translator", val(WasmTranslator(crossattn::Translator::from_bytes(buffer.bytes(), static_cast<size_t>(size)))));
     return out;
   });
 }
@@ -264,6 +288,8 @@ EMSCRIPTEN_BINDINGS(crossattn) {
       .function("symmetrize", &WasmTranslator::symmetrize)
       .function("config", &WasmTranslator::config);
   emscripten::class_<WasmJob>("WasmJob").function("step", &WasmJob::step).function("finish", &WasmJob::finish);
+  emscripten::class_<WasmFileBuffer>("WasmFileBuffer").function("view", &WasmFileBuffer::view);
+  emscripten::function("allocateFileBuffer", &allocate_file_buffer);
   emscripten::function("loadTranslator", &load_translator);
   emscripten::function("optionSpecs", &option_specs);
 }

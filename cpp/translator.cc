@@ -20,8 +20,10 @@ Translator::Translator(Translator&&) noexcept = default;
 Translator& Translator::operator=(Translator&&) noexcept = default;
 Translator::~Translator() = default;
 
-Translator Translator::from_bytes(const uint8_t* data, size_t size) {
-  ModelFile file = ModelFile::parse(data, size);
+Translator Translator::from_bytes(const uint8_t* data, size_t size) { return from_bytes(copy_file_bytes(data, size), size); }
+
+Translator Translator::from_bytes(const FileBytes& bytes, size_t size) {
+  ModelFile file = ModelFile::parse(bytes, size);
   auto tokenizer = std::make_shared<const Tokenizer>(file.source_spm, file.target_spm, std::move(file.vocab),
                                                file.config.unk_id);
   auto model = std::make_shared<const Transformer>(std::move(file.config), std::move(file.weights));
@@ -31,8 +33,9 @@ Translator Translator::from_bytes(const uint8_t* data, size_t size) {
 Translator Translator::from_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorCode::kModelFormat, "cannot open model file '" + path + "'");
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return from_bytes(bytes.data(), bytes.size());
+  const auto bytes = std::make_shared<const std::vector<uint8_t>>(std::istreambuf_iterator<char>(in),
+                                                                  std::istreambuf_iterator<char>());
+  return from_bytes(FileBytes(bytes, bytes->data()), bytes->size());
 }
 
 const ModelConfig& Translator::config() const { return model_->config(); }

@@ -18,6 +18,7 @@
 
 #include "alignment/word_alignment.h"
 #include "model/config.h"
+#include "model/safetensors.h"
 #include "options.h"
 
 namespace crossattn {
@@ -89,9 +90,13 @@ class TranslationJob {
 
 class Translator {
  public:
-  /// Loads a model from the bytes of a model file; they need not outlive the call. Raises Error(kModelFormat) or
-  /// Error(kTokenizer) for a damaged file.
+  /// Loads a model from the `size` bytes of a model file at `bytes`, which the translator keeps for
+  /// the int8 weights it reads in place (docs/model-format.md, "int8 kernel layout"). Raises
+  /// Error(kModelFormat) or Error(kTokenizer) for a damaged file.
+  static Translator from_bytes(const FileBytes& bytes, size_t size);
+  /// The same from a copy of `size` bytes at `data`, which need not outlive the call.
   static Translator from_bytes(const uint8_t* data, size_t size);
+  /// The same from a file; Error(kModelFormat) when it cannot be read.
   static Translator from_file(const std::string& path);
 
   Translator(Translator&&) noexcept;

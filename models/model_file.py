@@ -53,12 +53,44 @@ def engine_name(name):
 CHECKSUM_ZEROS = "crc32:00000000"
 
 
+def int8_panels(q):
+    """int8 rows [out, in] (both multiples of 4) -> the engine's int8 kernel layout [out/4, in/4, 16]
+    (docs/model-format.md, "int8 kernel layout"): panels[p, kk, 8h + 2f + e] = q[4p + f, 4kk + 2h + e]."""
+    out, inputs = q.shape
+    return q.reshape(out // 4, 4, inputs // 4, 2, 2).permute(0, 2, 3, 1, 4).reshape(out // 4, inputs // 4, 16)
+
+
+def int8_rows(panels):
+    """The inverse of int8_panels: [out/4, in/4, 16] -> [out, in]."""
+    p, kk, _ = panels.shape
+    return panels.reshape(p, kk, 2, 4, 2).permute(0, 3, 1, 2, 4).reshape(4 * p, 4 * kk)
+
+
+def dequantized(tensors, name):
+    """Tensor `name` of a model file as fp32: int8 weights (rows or kernel-layout panels) times their
+    per-row scales `name`_scale, float tensors converted."""
+    t = tensors[name]
+    if t.dtype != torch.int8:
+        return t.float()
+    rows = int8_rows(t) if t.dim() == 3 else t
+    return rows.float() * tensors[name + "_scale"].float()[:, None]
+
+
+def _tensor_order(tensors):
+    """Wider dtypes first (each tensor aligned to its element size), then by name, except that an
+    attention block's projections come as q, k, v, out: the engine then reads the fused [3D, D] (or
+    cross-attention's [2D, D]) panels of an int8 file in place, with no copy."""
+    def key(name):
+        return (-tensors[name].element_size(), re.sub(r"\.(q|k|v|out)_proj\.", lambda m: f".proj{'qkvo'.index(m[1][0])}.", name))
+    return sorted(tensors, key=key)
+
+
 def write_safetensors(path, tensors, metadata):
-    """Writes {name: tensor} and a {str: str} metadata map as safetensors, wider dtypes first so that
-    every tensor stays aligned to its element size, and the header padded to 8 bytes. A model file
+    """Writes {name: tensor} and a {str: str} metadata map as safetensors, in _tensor_order, the header
+    padded to 8 bytes. A model file
     (metadata format "crossattn") gets its `checksum` (docs/model-format.md): the CRC-32 of the whole
     file with the checksum's 8 hex digits read as zeros, written into those digits."""
-    order = sorted(tensors, key=lambda n: (-tensors[n].element_size(), n))
+    order = _tensor_order(tensors)
     if metadata.get("format") == FORMAT:
         metadata = {**metadata, "checksum": CHECKSUM_ZEROS}
     header, offset, blobs = {"__metadata__": metadata}, 0, []
@@ -126,10 +158,7 @@ def load_model(path):
     model = Transformer(config)
     state = {}
     for key in model.state_dict():
-        t = tensors[engine_name(key)]
-        if t.dtype == torch.int8:
-            t = t.float() * tensors[engine_name(key) + "_scale"].float()[:, None]
-        state[key] = t.float()
+        state[key] = dequantized(tensors, engine_name(key))
     model.load_state_dict(state)
     return model.eval(), config, tensors, metadata
 

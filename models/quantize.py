@@ -12,6 +12,11 @@ stored as an I8 tensor under the weight's name plus an F32 tensor `<name>_scale`
 layer norms and the tokenizer stay as they are. Activations are quantized by the engine at run
 time, per row (dynamic quantization), so no calibration data is needed. docs/model-format.md
 describes the format; the model card reports the BLEU of both files.
+
+--layout kernel (the default) stores each int8 matrix whose dimensions are multiples of 4 in the
+layout the engine's kernel reads, [out/4, in/4, 16], which the engine then multiplies in place with
+no packing at load (docs/model-format.md, "int8 kernel layout"); --layout rows stores [out, in].
+An int8 input file is re-laid out without quantizing again: the values stay bit for bit.
 """
 import argparse
 import json
@@ -21,7 +26,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model_file import read_safetensors, write_safetensors  # noqa: E402
+from model_file import int8_panels, int8_rows, read_safetensors, write_safetensors  # noqa: E402
 
 
 def quantize_rows(w):
@@ -38,21 +43,36 @@ def is_quantized_weight(name, t):
     return name.endswith(".weight") and t.dim() == 2 and t.is_floating_point()
 
 
+def laid_out(q, layout):
+    """int8 weights (rows [out, in] or panels [out/4, in/4, 16]) in `layout`: "kernel" for every
+    matrix whose dimensions are multiples of 4, rows otherwise, or "rows"."""
+    rows = int8_rows(q) if q.dim() == 3 else q
+    if layout == "kernel" and rows.shape[0] % 4 == 0 and rows.shape[1] % 4 == 0:
+        return int8_panels(rows).contiguous()
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", required=True, help="model file to quantize (fp16 or fp32)")
+    ap.add_argument("--model", required=True, help="model file to quantize (fp16 or fp32), or an int8 file to lay out again")
     ap.add_argument("--out", required=True, help="int8 model file to write")
+    ap.add_argument("--layout", choices=["kernel", "rows"], default="kernel",
+                    help="int8 matrices as the engine's kernel reads them (in place, no packing at load) or as rows")
     args = ap.parse_args()
 
     tensors, metadata = read_safetensors(args.model)
     out = {}
     for name, t in tensors.items():
         if is_quantized_weight(name, t):
-            out[name], out[name + "_scale"] = quantize_rows(t)
+            q, out[name + "_scale"] = quantize_rows(t)
+            out[name] = laid_out(q, args.layout)
+        elif t.dtype == torch.int8:
+            out[name] = laid_out(t, args.layout)
         else:
             out[name] = t
     metadata = dict(metadata)
-    metadata["quantization"] = json.dumps({"weights": "int8, symmetric, per output row", "activations": "int8, per row, at run time"})
+    metadata["quantization"] = json.dumps({"weights": "int8, symmetric, per output row", "activations": "int8, per row, at run time",
+                                           "layout": args.layout})
     write_safetensors(args.out, out, metadata)
     quantized = sum(1 for n in out if n.endswith("_scale"))
     print(f"wrote {args.out}: {os.path.getsize(args.out)} bytes, {quantized} int8 matrices "

@@ -37,11 +37,21 @@ export interface WasmTranslator {
   config(): ModelConfig;
   delete(): void;
 }
+/** Room in the wasm heap for a model file, written through view() (a new view after any heap growth). */
+export interface WasmFileBuffer {
+  view(): Uint8Array;
+  delete(): void;
+}
 export interface EngineModule {
   /** The whole WebAssembly memory as bytes (a new view after each growth). */
   HEAPU8: Uint8Array;
-  loadTranslator(bytes: Uint8Array): { translator: WasmTranslator } | { error: EngineError };
+  allocateFileBuffer(size: number): Result<{ buffer: WasmFileBuffer }>;
+  /** A translator from the first `size` bytes of `buffer` (which it keeps; the handle may be deleted). */
+  loadTranslator(buffer: WasmFileBuffer, size: number): Result<{ translator: WasmTranslator }>;
   /** The option table (cpp/options.h) as JSON text: OptionSpec[]. */
   optionSpecs(): string;
 }
-export default function createCrossattnModule(options: { wasmBinary: ArrayBuffer | Uint8Array }): Promise<EngineModule>;
+/** Emscripten's hook: instantiate the module with `imports`, then call done(instance, module). */
+export default function createCrossattnModule(options: {
+  instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void): object;
+}): Promise<EngineModule>;

@@ -19,7 +19,35 @@ export const MAX_FILE_BYTES = 1 << 30;
 const tooLarge = (what: string, bytes: number) =>
   new LoadError(`${what} is ${bytes} bytes; files above ${MAX_FILE_BYTES} bytes (1 GiB) are refused`);
 
-async function fetchWithProgress(url: string | URL, onProgress?: ProgressCallback): Promise<Uint8Array> {
+/**
+ * Storage that readInto fills: allocate(size) gives room for at least `size` bytes (the engine's
+ * heap, possibly once the engine is ready, or a plain Uint8Array), view(buffer) its bytes (taken
+ * anew before each write), free(buffer) gives it back when the read fails or needs a larger one.
+ */
+export interface FileSink<B> {
+  allocate(size: number): B | Promise<B>;
+  view(buffer: B): Uint8Array;
+  free(buffer: B): void;
+}
+
+/** A file read into a sink's buffer: its first `size` bytes are the file. */
+export interface FileInSink<B> {
+  buffer: B;
+  size: number;
+}
+
+const plainSink: FileSink<Uint8Array> = { allocate: (size) => new Uint8Array(size), view: (b) => b, free: () => {} };
+
+async function copyInto<B>(bytes: Uint8Array, sink: FileSink<B>): Promise<FileInSink<B>> {
+  const buffer = await sink.allocate(bytes.length);
+  sink.view(buffer).set(bytes);
+  return { buffer, size: bytes.length };
+}
+
+// A download written into the sink as it arrives when the server announces its length; chunks past
+// that length (a compressed transfer whose announced length is the compressed one) switch to
+// collecting the rest and copying once at the end.
+async function fetchInto<B>(url: string | URL, sink: FileSink<B>, onProgress?: ProgressCallback): Promise<FileInSink<B>> {
   let response: Response;
   try {
     response = await fetch(url);
@@ -29,32 +57,48 @@ async function fetchWithProgress(url: string | URL, onProgress?: ProgressCallbac
   if (!response.ok) throw new LoadError(`cannot fetch ${url}: HTTP ${response.status}`);
   const total = Number(response.headers.get('content-length') ?? 0);
   if (total > MAX_FILE_BYTES) throw tooLarge(String(url), total);
-  if (!response.body || !onProgress) return new Uint8Array(await response.arrayBuffer());
+  if (!response.body) return copyInto(new Uint8Array(await response.arrayBuffer()), sink);
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  let buffer: B | null = total > 0 ? await sink.allocate(total) : null;
+  const chunks: Uint8Array[] = [];  // once the bytes outgrow `buffer` (or there is none)
   let loaded = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.length;
-    if (loaded > MAX_FILE_BYTES) {
-      await reader.cancel();
-      throw tooLarge(String(url), loaded);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (loaded + value.length > MAX_FILE_BYTES) {
+        await reader.cancel();
+        throw tooLarge(String(url), loaded + value.length);
+      }
+      if (buffer !== null && loaded + value.length <= total) {
+        sink.view(buffer).set(value, loaded);
+      } else {
+        if (buffer !== null) {
+          chunks.push(sink.view(buffer).slice(0, loaded));
+          sink.free(buffer);
+          buffer = null;
+        }
+        chunks.push(value);
+      }
+      loaded += value.length;
+      onProgress?.(loaded, total);
     }
-    onProgress(loaded, total);
+  } catch (e) {
+    if (buffer !== null) sink.free(buffer);
+    throw e;
   }
-  const bytes = new Uint8Array(loaded);
+  if (buffer !== null) return { buffer, size: loaded };
+  const into = await sink.allocate(loaded), view = sink.view(into);
   let offset = 0;
   for (const chunk of chunks) {
-    bytes.set(chunk, offset);
+    view.set(chunk, offset);
     offset += chunk.length;
   }
-  return bytes;
+  return { buffer: into, size: loaded };
 }
 
-/** A file of at most MAX_FILE_BYTES, read in Node; anything else (missing, a device, a folder) is a LoadError. */
-async function readFileBounded(path: string | URL): Promise<Uint8Array> {
+/** A file of at most MAX_FILE_BYTES read in Node straight into the sink; anything else (missing, a device, a folder) is a LoadError. */
+async function readFileInto<B>(path: string | URL, sink: FileSink<B>): Promise<FileInSink<B>> {
   const { open } = await import('node:fs/promises');
   const name = path instanceof URL ? path.pathname : path;
   try {
@@ -63,7 +107,19 @@ async function readFileBounded(path: string | URL): Promise<Uint8Array> {
       const stat = await file.stat();
       if (!stat.isFile()) throw new LoadError(`${name} is not a regular file`);
       if (stat.size > MAX_FILE_BYTES) throw tooLarge(name, stat.size);
-      return new Uint8Array(await file.readFile());
+      const buffer = await sink.allocate(stat.size);
+      let size = 0;
+      try {
+        while (size < stat.size) {
+          const { bytesRead } = await file.read(sink.view(buffer), size, stat.size - size, size);
+          if (bytesRead === 0) break;  // the file shrank while it was read
+          size += bytesRead;
+        }
+      } catch (e) {
+        sink.free(buffer);
+        throw e;
+      }
+      return { buffer, size };
     } finally {
       await file.close();
     }
@@ -75,13 +131,15 @@ async function readFileBounded(path: string | URL): Promise<Uint8Array> {
 }
 
 /**
- * The bytes of `source`. In Node, a string that is not a URL is a file path; file: URLs are read.
+ * Reads `source` into a buffer that `sink` allocates: a file in Node, or a download of announced
+ * length, goes there directly, with no whole-file copy on the JS side. In Node, a string that is not
+ * a URL is a file path; file: URLs are read.
  * @throws InvalidInputError if `source` is none of bytes, a URL or a string; LoadError if it cannot
  *   be read or fetched, is not a regular file, or is larger than MAX_FILE_BYTES.
  */
-export async function readBytes(source: ByteSource, onProgress?: ProgressCallback): Promise<Uint8Array> {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+export async function readInto<B>(source: ByteSource, sink: FileSink<B>, onProgress?: ProgressCallback): Promise<FileInSink<B>> {
+  if (source instanceof Uint8Array) return copyInto(source, sink);
+  if (source instanceof ArrayBuffer) return copyInto(new Uint8Array(source), sink);
   if (typeof source !== 'string' && !(source instanceof URL)) {
     throw new InvalidInputError('a model or wasm file must be given as bytes (Uint8Array, ArrayBuffer), a URL or a path');
   }
@@ -92,9 +150,16 @@ export async function readBytes(source: ByteSource, onProgress?: ProgressCallbac
     throw new InvalidInputError(`not a valid URL: ${source}`);
   }
   if (isNode && (asUrl === null || asUrl.protocol === 'file:')) {
-    const bytes = await readFileBounded(asUrl ?? (source as string));
-    onProgress?.(bytes.length, bytes.length);
-    return bytes;
+    const read = await readFileInto(asUrl ?? (source as string), sink);
+    onProgress?.(read.size, read.size);
+    return read;
   }
-  return fetchWithProgress(asUrl ?? source, onProgress);
+  return fetchInto(asUrl ?? source, sink, onProgress);
+}
+
+/** The bytes of `source` (the same object when it is a Uint8Array), as readInto reads them. */
+export async function readBytes(source: ByteSource, onProgress?: ProgressCallback): Promise<Uint8Array> {
+  if (source instanceof Uint8Array) return source;
+  const { buffer, size } = await readInto(source, plainSink, onProgress);
+  return buffer.subarray(0, size);
 }

@@ -1,4 +1,4 @@
-import createCrossattnModule, { type EngineModule, type EngineTranslation, type WasmTranslator } from './crossattn.mjs';
+import type { EngineModule, EngineTranslation, WasmTranslator } from './crossattn.mjs';
 import {
   rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type ResidualStats, type WordAlignment,
 } from './alignment.js';
@@ -6,12 +6,16 @@ import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
 } from './search.js';
-import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
+import { instantiateEngine, loadModel, type WasmSource } from './engine.js';
+import type { ByteSource, ProgressCallback } from './sources.js';
 
 /** Options of Translator.load. */
 export interface LoadOptions {
-  /** The engine's .wasm: bytes or where to read them. Default: crossattn.wasm beside this module. */
-  wasm?: ByteSource;
+  /**
+   * The engine's .wasm: bytes, where to read them, or the module prepareEngine compiled. Default:
+   * crossattn.wasm beside this module. Each source is compiled once and kept (prepareEngine).
+   */
+  wasm?: WasmSource;
   /** Progress of the model download, in bytes. */
   onProgress?: ProgressCallback;
 }
@@ -61,9 +65,9 @@ let specs: Promise<OptionSpec[]> | null = null;
  * WebAssembly instance (the first call instantiates one; later calls reuse its answer).
  * @param wasm the engine's .wasm (default: crossattn.wasm beside this module).
  */
-export function optionSpecs(wasm?: ByteSource): Promise<OptionSpec[]> {
+export function optionSpecs(wasm?: WasmSource): Promise<OptionSpec[]> {
   specs ??= (async () => {
-    const module = await createCrossattnModule({ wasmBinary: await readBytes(wasm ?? new URL('./crossattn.wasm', import.meta.url)) });
+    const module = await instantiateEngine(wasm);
     return JSON.parse(module.optionSpecs()) as OptionSpec[];
   })().catch((e: unknown) => {
     specs = null;  // a failed read is not remembered
@@ -230,19 +234,15 @@ export class Translator {
   }
 
   /**
-   * Loads a model file (bytes, a URL, or a file path in Node) into a fresh WebAssembly instance.
-   * Nothing is fetched at import time; this fetches the wasm and the model it is given.
-   * @throws ModelFormatError for a damaged model file; TokenizerError for a bad tokenizer inside it.
+   * Loads a model file (bytes, a URL, or a file path in Node) into a fresh WebAssembly instance,
+   * reading it straight into the instance's memory. Nothing is fetched at import time; this fetches
+   * the wasm (once per source, prepareEngine) and the model it is given.
+   * @throws LoadError when either file cannot be read; ModelFormatError for a damaged model file;
+   *   TokenizerError for a bad tokenizer inside it.
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
-    const [wasmBinary, modelBytes] = await Promise.all([
-      readBytes(options.wasm ?? new URL('./crossattn.wasm', import.meta.url)),
-      readBytes(model, options.onProgress),
-    ]);
-    const module: EngineModule = await createCrossattnModule({ wasmBinary });
-    const loaded = module.loadTranslator(modelBytes);
-    if ('error' in loaded) throw errorFromEngine(loaded.error);
-    return new Translator(module, loaded.translator);
+    const { engine, translator } = await loadModel(model, options);
+    return new Translator(engine, translator);
   }
 
   /**

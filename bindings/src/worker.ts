@@ -17,6 +17,7 @@
  */
 import { CrossattnError, DisposedError, WorkerError, errorFromEngine } from './errors.js';
 import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
+import { prepareEngine, type WasmSource } from './engine.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 import { Translator, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
 
@@ -24,7 +25,7 @@ import { Translator, type ModelConfig, type TranslateOptions, type Translation }
 type WireOptions = Omit<TranslateOptions, keyof StreamOptions> & { stream?: boolean; cancellable?: boolean };
 
 type Request =
-  | { id: number; type: 'load'; model: ByteSource; wasm?: ByteSource }
+  | { id: number; type: 'load'; model: ByteSource; wasm?: WasmSource }
   | { id: number; type: 'translate'; text: string; options?: WireOptions }
   | { id: number; type: 'translateBatch'; texts: string[]; options?: WireOptions }
   | { id: number; type: 'align'; source: string; target: string; options?: WireOptions }
@@ -123,7 +124,7 @@ export class WorkerTranslator {
   }
 
   /** Loads `model` (a URL or bytes) in `worker`. Rejects with the typed error of Translator.load. */
-  static async load(worker: Worker, model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
+  static async load(worker: Worker, model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback } = {}) {
     return WorkerTranslator.watch(worker).loadModel(model, options);
   }
 
@@ -133,7 +134,7 @@ export class WorkerTranslator {
   }
 
   /** @internal Loads `model` in the watched worker; resolves to this client. */
-  async loadModel(model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback }): Promise<WorkerTranslator> {
+  async loadModel(model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback }): Promise<WorkerTranslator> {
     const config = (await this.call({ type: 'load', model, wasm: options.wasm }, { onProgress: options.onProgress })) as ModelConfig;
     Object.assign(this.config, config);
     return this;
@@ -228,17 +229,15 @@ export class WorkerPool {
   private constructor(private readonly translators: WorkerTranslator[]) {}
 
   /**
-   * Loads `model` in every worker (in parallel). The model and the wasm are downloaded once, here
-   * (onProgress reports the model's bytes), and each worker gets a copy of the bytes.
+   * Loads `model` in every worker (in parallel). The model is downloaded once, here (onProgress
+   * reports its bytes), and each worker gets a copy of the bytes; the engine is compiled once, here
+   * (prepareEngine), and each worker gets the compiled module.
    */
-  static async load(workers: Worker[], model: ByteSource, options: { wasm?: ByteSource; onProgress?: ProgressCallback } = {}) {
+  static async load(workers: Worker[], model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback } = {}) {
     if (workers.length === 0) throw new RangeError('a WorkerPool needs at least one worker');
     const clients = workers.map((worker) => WorkerTranslator.watch(worker));  // hear a worker that fails meanwhile
-    const [modelBytes, wasmBytes] = await Promise.all([
-      readBytes(model, options.onProgress),
-      readBytes(options.wasm ?? new URL('./crossattn.wasm', import.meta.url)),
-    ]);
-    const translators = await Promise.all(clients.map((client) => client.loadModel(modelBytes, { wasm: wasmBytes })));
+    const [modelBytes, wasm] = await Promise.all([readBytes(model, options.onProgress), prepareEngine(options.wasm)]);
+    const translators = await Promise.all(clients.map((client) => client.loadModel(modelBytes, { wasm })));
     return new WorkerPool(translators);
   }
 

@@ -5,10 +5,14 @@
 //         panels of 4 output features and 4 inputs, [ceil(out/4)][ceil(in/4)][4 k-pairs x 2], so that
 //         one i32x4.dot_i16x8_s adds two inputs' products for four features. Activations are
 //         quantized per row on the fly (dynamic quantization, Jacob et al. 2018 with symmetric scales).
+//         A model file may store this layout itself (docs/model-format.md, "int8 kernel layout"):
+//         the panels are then multiplied in place, in the file's own buffer, with no packing at load.
 // Legend: M rows of x, K = in features, N = out features.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace crossattn {
@@ -27,10 +31,26 @@ class PackedLinear {
   /// Packs int8 weights wq [out, in] with per-row scales [out]: W[j, k] = scale[j] * wq[j, k].
   static PackedLinear from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias);
 
+  /// Uses int8 weights already in the panel layout, [ceil(out/4)][ceil(in/4)][16] (int8_panel_bytes
+  /// bytes, zero in the padding), in place: `panels` is kept alive and never copied; scale [out] and
+  /// bias [out] (null for none) are copied. For a model file in the int8 kernel layout.
+  static PackedLinear from_int8_panels(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
+                                       const float* bias);
+
+  /// Bytes of the int8 panel layout of an [out, in] matrix: ceil(out/4) * ceil(in/4) * 16.
+  static size_t int8_panel_bytes(int out, int in);
+
   /// The layer restricted to the output features `rows` (each in [0, out)), in that order:
   /// y[:, i] of the result is y[:, rows[i]] of this one, bit for bit. For the output layer's lexical
   /// shortlist (cpp/model/shortlist.h); costs one repacking of rows.size() x in weights.
   PackedLinear select_rows(const std::vector<int>& rows) const;
+
+  /// Row j of the int8 weights, Wq[j, :] [in], read back out of the panels (quantized() only).
+  void int8_row(int j, int8_t* out) const;
+  /// out [in] = row j of W times `factor` (int8: scale[j] * Wq[j, :] * factor); j in [0, out).
+  void dequantize_row(int j, float factor, float* out) const;
+  /// The int8 panels (quantized() only): for checks that a file's panels are used in place.
+  const int8_t* int8_panels() const { return qpanels_.get(); }
 
   int in() const { return in_; }
   int out() const { return out_; }
@@ -45,11 +65,10 @@ class PackedLinear {
   void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
   // Row j of the weights [in], read back out of the panels.
   void f32_row(int j, float* out) const;
-  void int8_row(int j, int8_t* out) const;
 
   int in_ = 0, out_ = 0;
   std::vector<float> panels_;   // fp32 panels, or empty
-  std::vector<int8_t> qpanels_; // int8 panels, or empty
+  std::shared_ptr<const int8_t> qpanels_;  // int8 panels (owned, or a model file's), or null
   std::vector<float> scale_;    // [out] per-row weight scales of the int8 format
   std::vector<float> bias_;     // [out], or empty
 };

@@ -126,24 +126,39 @@ void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t*
 
 }  // namespace
 
+size_t PackedLinear::int8_panel_bytes(int out, int in) {
+  return static_cast<size_t>(round_up(out, kFeatures)) * round_up(in, kInputs);
+}
+
 void PackedLinear::int8_row(int j, int8_t* out) const {
   const size_t stride = static_cast<size_t>(round_up(in_, kInputs)) * kFeatures;
-  const int8_t* panel = qpanels_.data() + (j / kFeatures) * stride + (j % kFeatures) * 2;
+  const int8_t* panel = qpanels_.get() + (j / kFeatures) * stride + (j % kFeatures) * 2;
   for (int k = 0; k < in_; ++k) out[k] = panel[k / kInputs * 16 + (k % kInputs) / 2 * 8 + k % 2];  // as packed below
 }
 
-PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
+PackedLinear PackedLinear::from_int8_panels(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
+                                            const float* bias) {
   PackedLinear l;
   l.in_ = in;
   l.out_ = out;
-  const int n_pad = round_up(out, kFeatures), k_pad = round_up(in, kInputs);
+  l.qpanels_ = std::move(panels);
+  const int n_pad = round_up(out, kFeatures);
+  l.scale_.assign(n_pad, 0.0f);
+  std::copy_n(scale, out, l.scale_.begin());
+  l.bias_.assign(n_pad, 0.0f);
+  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
+  return l;
+}
+
+PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
+  const int k_pad = round_up(in, kInputs);
   const size_t stride = static_cast<size_t>(k_pad) * kFeatures;
-  l.qpanels_.assign(static_cast<size_t>(n_pad) * k_pad, 0);
+  std::shared_ptr<int8_t> panels(new int8_t[int8_panel_bytes(out, in)](), std::default_delete<int8_t[]>());
   static_assert(kInputs == 4 && kFeatures == 4, "the packing below writes 4 inputs of 4 features per step");
   for (int j = 0; j < out; ++j) {
     // Step k/4 holds 16 bytes; inputs k%4 in {0,1} go to the low half, {2,3} to the high half;
     // within a half, feature f's pair sits at 2f. One step of this row per iteration.
-    int8_t* panel = l.qpanels_.data() + (j / kFeatures) * stride + (j % kFeatures) * 2;
+    int8_t* panel = panels.get() + (j / kFeatures) * stride + (j % kFeatures) * 2;
     const int8_t* row = wq + static_cast<size_t>(j) * in;
     int k = 0;
     for (; k + kInputs <= in; k += kInputs, panel += 16) {
@@ -154,11 +169,7 @@ PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int o
     }
     for (; k < in; ++k) panel[(k % kInputs) / 2 * 8 + k % 2] = row[k];  // a last, partial step
   }
-  l.scale_.assign(n_pad, 0.0f);
-  std::copy_n(scale, out, l.scale_.begin());
-  l.bias_.assign(n_pad, 0.0f);
-  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
-  return l;
+  return from_int8_panels(std::move(panels), scale, out, in, bias);
 }
 
 void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
@@ -171,11 +182,11 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
     const int count = std::min(kPanelGroup, panels - g);
     int r = 0;
     for (; r + kRowBlock <= m; r += kRowBlock) {
-      row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, qpanels_.data(), stride, scale_.data(), bias_.data(), g,
+      row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g,
                            count, out_, y + r * ldy, ldy, epilogue);
     }
     for (; r < m; ++r) {
-      row_block<1>(xq + r * k_pad, k_pad, xs + r, qpanels_.data(), stride, scale_.data(), bias_.data(), g, count,
+      row_block<1>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g, count,
                    out_, y + r * ldy, ldy, epilogue);
     }
   }

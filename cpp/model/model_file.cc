@@ -20,7 +20,10 @@ std::string read_bytes_tensor(const SafeTensors& file, const std::string& name) 
 
 }  // namespace
 
-ModelFile ModelFile::parse(const uint8_t* data, size_t size) {
+ModelFile ModelFile::parse(const uint8_t* data, size_t size) { return parse(copy_file_bytes(data, size), size); }
+
+ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) {
+  const uint8_t* data = bytes.get();
   const SafeTensors file = SafeTensors::parse(data, size);
   if (file.metadata("format") != kFormat) fail_model_format("metadata 'format' is not '" + std::string(kFormat) + "'");
   if (file.metadata("format_version") != kFormatVersion) {
@@ -48,7 +51,7 @@ ModelFile ModelFile::parse(const uint8_t* data, size_t size) {
     fail_model_format("the vocabulary has " + std::to_string(model.vocab.size()) + " pieces, the config says " +
          std::to_string(model.config.vocab_size));
   }
-  model.weights = TransformerWeights::load(file, model.config);
+  model.weights = TransformerWeights::load(file, model.config, bytes);
   return model;
 }
 

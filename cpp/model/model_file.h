@@ -18,10 +18,13 @@ struct ModelFile {
   std::string source_spm, target_spm;  // serialized SentencePiece models
   std::vector<std::string> vocab;      // [vocab_size] pieces, id = index
 
-  /// Parses `size` bytes of a model file. Raises Error(kModelFormat) for anything truncated,
+  /// Parses the `size` bytes of a model file at `bytes`. int8 weights in the kernel layout are used
+  /// in place and keep `bytes` alive; nothing else refers to it after parse. Raises Error(kModelFormat) for anything truncated,
   /// corrupt or inconsistent (see SafeTensors::parse and TransformerWeights::load), and for any
   /// damaged byte when the file has a `checksum` (model/checksum.h), as every file export.py and
   /// quantize.py write does.
+  static ModelFile parse(const FileBytes& bytes, size_t size);
+  /// The same, on a copy of `size` bytes at `data`.
   static ModelFile parse(const uint8_t* data, size_t size);
 };
 

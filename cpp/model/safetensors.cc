@@ -1,5 +1,6 @@
 #include "model/safetensors.h"
 
+#include <algorithm>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,17 @@ uint64_t read_u64_le(const uint8_t* p) {
 }
 
 }  // namespace
+
+std::shared_ptr<uint8_t> allocate_file_bytes(size_t size) {
+  // new[] without (): megabytes that are overwritten at once are not zeroed first.
+  return std::shared_ptr<uint8_t>(new uint8_t[size], std::default_delete<uint8_t[]>());
+}
+
+FileBytes copy_file_bytes(const uint8_t* data, size_t size) {
+  std::shared_ptr<uint8_t> bytes = allocate_file_bytes(size);
+  std::copy_n(data, size, bytes.get());
+  return bytes;
+}
 
 size_t dtype_size(DType dtype) {
   switch (dtype) {

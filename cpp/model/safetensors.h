@@ -9,12 +9,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace crossattn {
 
 enum class DType { kF32, kF16, kBF16, kI32, kI8, kU8 };
+
+/// The bytes of a whole file, shared by whatever is read from it in place (a model file's int8
+/// panels, docs/model-format.md "int8 kernel layout"): they live as long as their last reader.
+using FileBytes = std::shared_ptr<const uint8_t>;
+
+/// Uninitialised storage for `size` bytes, for the caller to fill (a file read, a copy from JS).
+std::shared_ptr<uint8_t> allocate_file_bytes(size_t size);
+
+/// A copy of `size` bytes at `data`.
+FileBytes copy_file_bytes(const uint8_t* data, size_t size);
 
 /// Size of one element in bytes.
 size_t dtype_size(DType dtype);

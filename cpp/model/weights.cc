@@ -59,25 +59,43 @@ std::vector<float> read_vector(const SafeTensors& file, const std::string& name,
   return to_float(expect(file, name, {n}));
 }
 
-// A weight matrix [out, in] as stored, before packing: fp32 values, or int8 values with per-row
-// scales (the tensor `<name>_scale`, [out]).
-struct RawMatrix {
-  int out = 0, in = 0;
-  std::vector<float> w;      // [out, in] fp32, or empty
-  std::vector<int8_t> wq;    // [out, in] int8, or empty
-  std::vector<float> scale;  // [out] for int8
-
-  bool quantized() const { return !wq.empty(); }
+// The file being read and its bytes, which int8 panels read in place keep alive.
+struct Source {
+  const SafeTensors& file;
+  const FileBytes& bytes;
 };
 
-RawMatrix read_matrix(const SafeTensors& file, const std::string& name, int out, int in) {
-  const TensorView& t = expect(file, name, {out, in});
+// A weight matrix [out, in] as stored, before packing: fp32 values, or int8 values with per-row
+// scales (the tensor `<name>_scale`, [out]), as rows or as panels in the file (kernel layout).
+struct RawMatrix {
+  int out = 0, in = 0;
+  std::vector<float> w;                  // [out, in] fp32, or empty
+  std::vector<int8_t> wq;                // [out, in] int8 rows, or empty
+  std::shared_ptr<const int8_t> panels;  // int8 panels in the file's bytes (gemm.h), or null
+  std::vector<float> scale;              // [out] for int8
+
+  bool quantized() const { return !wq.empty() || panels; }
+};
+
+// Whether `t` is an int8 tensor in the kernel layout of an [out, in] matrix: I8 [ceil(out/4), ceil(in/4), 16].
+bool is_int8_panels(const TensorView& t, int out, int in) {
+  return t.dtype == DType::kI8 && t.shape == std::vector<int64_t>{(out + 3) / 4, (in + 3) / 4, 16};
+}
+
+RawMatrix read_matrix(const Source& src, const std::string& name, int out, int in) {
+  const SafeTensors& file = src.file;
+  const TensorView* panels = file.find(name);
+  const TensorView& t = panels != nullptr && is_int8_panels(*panels, out, in) ? *panels : expect(file, name, {out, in});
   RawMatrix m;
   m.out = out;
   m.in = in;
   if (t.dtype == DType::kI8) {
     const auto* wq = reinterpret_cast<const int8_t*>(t.data);
-    m.wq.assign(wq, wq + static_cast<size_t>(out) * in);
+    if (t.shape.size() == 3) {
+      m.panels = std::shared_ptr<const int8_t>(src.bytes, wq);  // aliases the file: no copy
+    } else {
+      m.wq.assign(wq, wq + static_cast<size_t>(out) * in);
+    }
     m.scale = read_vector(file, name + "_scale", out);
     for (float s : m.scale) {
       if (!(s >= 0.0f)) fail_model_format("tensor '" + name + "_scale' holds a negative scale");
@@ -93,8 +111,8 @@ struct RawLinear {
   std::vector<float> bias;  // [out]
 };
 
-RawLinear read_linear(const SafeTensors& file, const std::string& prefix, int in, int out) {
-  return {read_matrix(file, prefix + ".weight", out, in), read_vector(file, prefix + ".bias", out)};
+RawLinear read_linear(const Source& src, const std::string& prefix, int in, int out) {
+  return {read_matrix(src, prefix + ".weight", out, in), read_vector(src.file, prefix + ".bias", out)};
 }
 
 // Multiplies the layer's outputs by `factor` (folds a constant that follows the product into it).
@@ -103,14 +121,40 @@ void scale_outputs(RawLinear& l, float factor) {
   for (float& v : l.bias) v *= factor;
 }
 
-// One layer whose outputs are those of `parts` side by side: their weight rows stacked.
-RawLinear stack(const std::vector<const RawLinear*>& parts) {
+// The int8 rows [out, in] of a matrix read as panels (a copy out of the kernel layout).
+void unpack_rows(RawMatrix& m) {
+  const PackedLinear view = PackedLinear::from_int8_panels(m.panels, m.scale.data(), m.out, m.in, nullptr);
+  m.wq.resize(static_cast<size_t>(m.out) * m.in);
+  for (int j = 0; j < m.out; ++j) view.int8_row(j, m.wq.data() + static_cast<size_t>(j) * m.in);
+  m.panels.reset();
+}
+
+// Whether the panels of `parts` lie back to back in the file, each a whole number of panels, so
+// that together they are the panels of the stacked matrix.
+bool contiguous_panels(const std::vector<RawLinear*>& parts) {
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const RawMatrix& m = parts[i]->weight;
+    if (!m.panels || m.out % 4 != 0) return false;
+    if (i > 0) {
+      const RawMatrix& prev = parts[i - 1]->weight;
+      if (prev.panels.get() + PackedLinear::int8_panel_bytes(prev.out, prev.in) != m.panels.get()) return false;
+    }
+  }
+  return true;
+}
+
+// One layer whose outputs are those of `parts` side by side: their weight rows stacked. Panels
+// that lie back to back in the file stay there; others are unpacked and stacked as rows.
+RawLinear stack(const std::vector<RawLinear*>& parts) {
   RawLinear s;
   s.weight.in = parts.front()->weight.in;
-  for (const RawLinear* p : parts) {
+  const bool in_place = contiguous_panels(parts);
+  if (in_place) s.weight.panels = parts.front()->weight.panels;
+  for (RawLinear* p : parts) {
     if (p->weight.quantized() != parts.front()->weight.quantized()) {
       fail_model_format("an attention block mixes int8 and floating-point projections");
     }
+    if (!in_place && p->weight.panels) unpack_rows(p->weight);
     s.weight.out += p->weight.out;
     s.weight.w.insert(s.weight.w.end(), p->weight.w.begin(), p->weight.w.end());
     s.weight.wq.insert(s.weight.wq.end(), p->weight.wq.begin(), p->weight.wq.end());
@@ -122,6 +166,7 @@ RawLinear stack(const std::vector<const RawLinear*>& parts) {
 
 PackedLinear pack(const RawMatrix& m, const std::vector<float>& bias) {
   const float* b = bias.empty() ? nullptr : bias.data();
+  if (m.panels) return PackedLinear::from_int8_panels(m.panels, m.scale.data(), m.out, m.in, b);
   return m.quantized() ? PackedLinear::from_int8(m.wq.data(), m.scale.data(), m.out, m.in, b)
                        : PackedLinear::from_f32(m.w.data(), m.out, m.in, b);
 }
@@ -132,25 +177,26 @@ LayerNorm read_layer_norm(const SafeTensors& file, const std::string& prefix, in
   return {read_vector(file, prefix + ".weight", d), read_vector(file, prefix + ".bias", d)};
 }
 
-SelfAttentionWeights read_self_attention(const SafeTensors& file, const std::string& prefix, int d, float q_scale) {
-  RawLinear q = read_linear(file, prefix + ".q_proj", d, d);
-  const RawLinear k = read_linear(file, prefix + ".k_proj", d, d), v = read_linear(file, prefix + ".v_proj", d, d);
+SelfAttentionWeights read_self_attention(const Source& src, const std::string& prefix, int d, float q_scale) {
+  RawLinear q = read_linear(src, prefix + ".q_proj", d, d);
+  RawLinear k = read_linear(src, prefix + ".k_proj", d, d), v = read_linear(src, prefix + ".v_proj", d, d);
   scale_outputs(q, q_scale);
-  return {pack(stack({&q, &k, &v})), pack(read_linear(file, prefix + ".out_proj", d, d))};
+  return {pack(stack({&q, &k, &v})), pack(read_linear(src, prefix + ".out_proj", d, d))};
 }
 
-CrossAttentionWeights read_cross_attention(const SafeTensors& file, const std::string& prefix, int d, float q_scale) {
-  RawLinear q = read_linear(file, prefix + ".q_proj", d, d);
-  const RawLinear k = read_linear(file, prefix + ".k_proj", d, d), v = read_linear(file, prefix + ".v_proj", d, d);
+CrossAttentionWeights read_cross_attention(const Source& src, const std::string& prefix, int d, float q_scale) {
+  RawLinear q = read_linear(src, prefix + ".q_proj", d, d);
+  RawLinear k = read_linear(src, prefix + ".k_proj", d, d), v = read_linear(src, prefix + ".v_proj", d, d);
   scale_outputs(q, q_scale);
-  return {pack(q), pack(stack({&k, &v})), pack(read_linear(file, prefix + ".out_proj", d, d))};
+  return {pack(q), pack(stack({&k, &v})), pack(read_linear(src, prefix + ".out_proj", d, d))};
 }
 
-FeedForwardWeights read_ffn(const SafeTensors& file, const std::string& prefix, int d, int d_ff) {
-  return {pack(read_linear(file, prefix + ".fc1", d, d_ff)), pack(read_linear(file, prefix + ".fc2", d_ff, d))};
+FeedForwardWeights read_ffn(const Source& src, const std::string& prefix, int d, int d_ff) {
+  return {pack(read_linear(src, prefix + ".fc1", d, d_ff)), pack(read_linear(src, prefix + ".fc2", d_ff, d))};
 }
 
 Embedding to_embedding(RawMatrix m) {
+  if (m.panels) return Embedding(pack(m, {}));
   return m.quantized() ? Embedding(std::move(m.wq), std::move(m.scale), m.in) : Embedding(std::move(m.w), m.in);
 }
 
@@ -158,7 +204,9 @@ Embedding to_embedding(RawMatrix m) {
 
 void Embedding::lookup(int id, float factor, float* out) const {
   const size_t row = static_cast<size_t>(id) * d_model_;
-  if (qtable_.empty()) {
+  if (panels_.out() > 0) {
+    panels_.dequantize_row(id, factor, out);
+  } else if (qtable_.empty()) {
     for (int i = 0; i < d_model_; ++i) out[i] = table_[row + i] * factor;
   } else {
     const float s = scale_[id] * factor;
@@ -166,39 +214,40 @@ void Embedding::lookup(int id, float factor, float* out) const {
   }
 }
 
-TransformerWeights TransformerWeights::load(const SafeTensors& file, const ModelConfig& c) {
+TransformerWeights TransformerWeights::load(const SafeTensors& file, const ModelConfig& c, const FileBytes& bytes) {
+  const Source src{file, bytes};
   TransformerWeights w;
   const int d = c.d_model, v = c.vocab_size;
   const float q_scale = 1.0f / std::sqrt(static_cast<float>(d / c.n_heads));
   const std::string src_name = c.shared_vocab ? "shared.weight" : "encoder.embed_tokens.weight";
   const std::string tgt_name = c.shared_vocab ? "shared.weight" : "decoder.embed_tokens.weight";
-  RawMatrix tgt = read_matrix(file, tgt_name, v, d);
+  RawMatrix tgt = read_matrix(src, tgt_name, v, d);
   const std::vector<float> logits_bias = c.final_logits_bias ? read_vector(file, "final_logits_bias", v) : std::vector<float>{};
   // Packed from the target embedding itself when tied, so the table is read and converted once.
   if (c.tied_embeddings) {
     w.output_projection = pack(tgt, logits_bias);
   } else {
-    w.output_projection = pack(read_matrix(file, "lm_head.weight", v, d), logits_bias);
+    w.output_projection = pack(read_matrix(src, "lm_head.weight", v, d), logits_bias);
   }
   if (c.shared_vocab) {
     w.src_embed = to_embedding(std::move(tgt));
   } else {
-    w.src_embed = to_embedding(read_matrix(file, src_name, v, d));
+    w.src_embed = to_embedding(read_matrix(src, src_name, v, d));
     w.tgt_embed = to_embedding(std::move(tgt));
   }
   for (int i = 0; i < c.encoder_layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i);
-    w.encoder_layers.push_back({read_self_attention(file, p + ".self_attn", d, q_scale),
+    w.encoder_layers.push_back({read_self_attention(src, p + ".self_attn", d, q_scale),
                                 read_layer_norm(file, p + ".self_attn_layer_norm", d),
-                                read_ffn(file, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
+                                read_ffn(src, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
     const std::string p = "decoder.layers." + std::to_string(i);
-    w.decoder_layers.push_back({read_self_attention(file, p + ".self_attn", d, q_scale),
+    w.decoder_layers.push_back({read_self_attention(src, p + ".self_attn", d, q_scale),
                                 read_layer_norm(file, p + ".self_attn_layer_norm", d),
-                                read_cross_attention(file, p + ".cross_attn", d, q_scale),
+                                read_cross_attention(src, p + ".cross_attn", d, q_scale),
                                 read_layer_norm(file, p + ".cross_attn_layer_norm", d),
-                                read_ffn(file, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
+                                read_ffn(src, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
   }
   if (c.pre_norm) {
     w.encoder_norm = read_layer_norm(file, "encoder.layer_norm", d);

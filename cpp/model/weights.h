@@ -1,9 +1,11 @@
 // The parameters of a Transformer, assembled from each layer's weights (declared beside the layer in
 // cpp/layers), read from a model file with every shape checked against the config, and packed once
 // for the kernels (kernels/gemm.h): fp16/bf16/fp32 tensors become fp32 panels, int8 tensors (with
-// per-row scales, docs/model-format.md) stay int8. At load the query, key and value projections of
+// per-row scales, docs/model-format.md) stay int8, and int8 tensors already in the kernel layout are
+// multiplied in place in the file's buffer, not copied. At load the query, key and value projections of
 // self-attention are fused into one [3D, D] product, cross-attention's key and value projections
-// into one [2D, D] product, and 1/sqrt(Dk) is folded into W_Q and b_Q.
+// into one [2D, D] product (in place too when the file stores their panels back to back, as
+// models/quantize.py writes them), and 1/sqrt(Dk) is folded into W_Q's scales and b_Q.
 #pragma once
 
 #include <cstdint>
@@ -44,13 +46,16 @@ struct DecoderLayerWeights {
   LayerNorm ffn_norm;
 };
 
-/// An embedding table [vocab_size, D], fp32 or int8 with one scale per row.
+/// An embedding table [vocab_size, D]: fp32 rows, int8 rows with one scale per row, or int8 panels
+/// read in place (the tied output projection of a file in the int8 kernel layout).
 class Embedding {
  public:
   Embedding() = default;
   Embedding(std::vector<float> table, int d_model) : table_(std::move(table)), d_model_(d_model) {}
   Embedding(std::vector<int8_t> qtable, std::vector<float> scale, int d_model)
       : qtable_(std::move(qtable)), scale_(std::move(scale)), d_model_(d_model) {}
+  /// The rows of W [vocab_size, D] of an int8 linear layer, read out of its panels.
+  explicit Embedding(PackedLinear panels) : panels_(std::move(panels)), d_model_(panels_.in()) {}
 
   bool empty() const { return d_model_ == 0; }
   /// out [D] = row `id` times `factor`; id must be in range (checked by the caller).
@@ -60,6 +65,7 @@ class Embedding {
   std::vector<float> table_;   // [V, D] fp32, or empty
   std::vector<int8_t> qtable_; // [V, D] int8, or empty
   std::vector<float> scale_;   // [V] per-row scales of qtable_
+  PackedLinear panels_;        // [V, D] int8 panels, or empty
   int d_model_ = 0;
 };
 
@@ -76,10 +82,11 @@ struct TransformerWeights {
 
   const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 
-  /// Reads every tensor the config calls for. Raises Error(kModelFormat) for a missing tensor, a
+  /// Reads every tensor the config calls for; int8 tensors in the kernel layout are used in place,
+  /// in `bytes` (the file `file` was parsed from), which they keep alive. Raises Error(kModelFormat) for a missing tensor, a
   /// shape that disagrees with the config, an unsupported dtype, an int8 tensor without its scales,
   /// a non-finite value, or a malformed shortlist or lexicon (LexicalShortlist::load, AlignmentLexicon::load).
-  static TransformerWeights load(const SafeTensors& file, const ModelConfig& config);
+  static TransformerWeights load(const SafeTensors& file, const ModelConfig& config, const FileBytes& bytes);
 };
 
 }  // namespace crossattn

@@ -1,5 +1,8 @@
 // The int8 model (models/quantize.py) against the model it was quantized from: the same decisions
-// on forced targets, and damaged quantization tensors are clean errors.
+// on forced targets, and damaged quantization tensors are clean errors. The int8 kernel layout
+// (docs/model-format.md): a file whose int8 matrices are stored as the kernel's panels translates
+// exactly as the same values stored as rows, and its panels are multiplied where they lie in the file.
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -84,6 +87,98 @@ TEST(QuantizedModel, DamagedScalesAreCleanErrors) {
   const size_t offset = header["decoder.layers.0.fc1.weight_scale"]["data_offsets"][0].get<size_t>();
   negative[offset + 3] |= 0x80;  // the sign bit of the first scale (little-endian fp32)
   EXPECT_EQ(error_of(header, negative), ErrorCode::kModelFormat);
+}
+
+// The int8 matrices [out, in] of `bytes` rewritten in the kernel layout, [out/4, in/4, 16] with
+// panels[p][kk][8h + 2f + e] = Wq[4p + f][4kk + 2h + e], as docs/model-format.md specifies it. The
+// tensors are written int8 first and q, k, v, out within each attention block when `back_to_back`,
+// else in reverse name order (v, q, out, k, scales and biases between), which keeps the fused
+// projections apart in the file.
+std::vector<uint8_t> kernel_layout(const std::vector<uint8_t>& bytes, bool back_to_back) {
+  testing::Parts in = testing::split(bytes), out;
+  out.header["__metadata__"] = in.header["__metadata__"];
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : in.header.items()) {
+    if (name != "__metadata__") names.push_back(name);
+  }
+  std::sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+    auto key = [&](const std::string& n) {
+      std::string k = n;
+      for (const auto& [from, to] : {std::pair{".q_proj.", ".0."}, {".k_proj.", ".1."}, {".v_proj.", ".2."}, {".out_proj.", ".3."}}) {
+        const size_t at = k.find(from);
+        if (at != std::string::npos) k.replace(at, std::string(from).size(), to);
+      }
+      return k;
+    };
+    const auto dtype = [&](const std::string& n) { return in.header[n]["dtype"].get<std::string>(); };
+    return back_to_back ? std::pair(dtype(a) != "I8", key(a)) < std::pair(dtype(b) != "I8", key(b)) : a > b;
+  });
+  for (const std::string& name : names) {
+    const auto& entry = in.header[name];
+    const size_t begin = entry["data_offsets"][0].get<size_t>(), end = entry["data_offsets"][1].get<size_t>();
+    std::vector<uint8_t> data(in.data.begin() + static_cast<long>(begin), in.data.begin() + static_cast<long>(end));
+    nlohmann::json shape = entry["shape"];
+    if (entry["dtype"] == "I8" && shape.size() == 2 && shape[0].get<int>() % 4 == 0 && shape[1].get<int>() % 4 == 0) {
+      const int rows = shape[0].get<int>(), cols = shape[1].get<int>();
+      std::vector<uint8_t> panels(data.size());
+      for (int j = 0; j < rows; ++j) {
+        for (int k = 0; k < cols; ++k) {
+          const int p = j / 4, f = j % 4, kk = k / 4, h = (k % 4) / 2, e = k % 2;
+          panels[(static_cast<size_t>(p) * (cols / 4) + kk) * 16 + 8 * h + 2 * f + e] = data[static_cast<size_t>(j) * cols + k];
+        }
+      }
+      data = panels;
+      shape = {rows / 4, cols / 4, 16};
+    }
+    const size_t at = out.data.size();
+    out.data.insert(out.data.end(), data.begin(), data.end());
+    out.header[name] = {{"dtype", entry["dtype"]}, {"shape", shape}, {"data_offsets", {at, out.data.size()}}};
+  }
+  return testing::join(out);
+}
+
+std::vector<Translation> translate_all(const Translator& t) {
+  std::vector<Translation> out;
+  for (const std::string text : {"A dog runs through the grass.", "Two young men are playing soccer on a field.",
+                                 "A woman in a red coat is reading a book at the station."}) {
+    TranslateOptions options;
+    options.beam_size = 3;
+    out.push_back(t.translate(text, options));
+  }
+  return out;
+}
+
+bool inside(const void* p, const std::vector<uint8_t>& bytes) {
+  return p >= bytes.data() && p < bytes.data() + bytes.size();
+}
+
+TEST(QuantizedModel, KernelLayoutTranslatesExactlyAsRowsAndIsReadInPlace) {
+  const auto rows = testing::read_bytes(testing::int8_model_path());
+  const auto expected = translate_all(Translator::from_bytes(rows.data(), rows.size()));
+  for (const bool back_to_back : {true, false}) {
+    const auto bytes = kernel_layout(rows, back_to_back);
+    const auto shared = std::make_shared<const std::vector<uint8_t>>(bytes);
+    const FileBytes file_bytes(shared, shared->data());
+    const auto got = translate_all(Translator::from_bytes(file_bytes, shared->size()));
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(got[i].target_ids, expected[i].target_ids) << i;
+      EXPECT_EQ(got[i].score, expected[i].score) << i;  // the same int8 products, bit for bit
+    }
+    const ModelFile file = ModelFile::parse(file_bytes, shared->size());
+    const TransformerWeights& w = file.weights;
+    EXPECT_TRUE(inside(w.output_projection.int8_panels(), *shared));
+    EXPECT_TRUE(inside(w.encoder_layers[0].ffn.fc1.int8_panels(), *shared));
+    // Fused Q, K, V: in place when the file keeps them back to back, a stacked copy otherwise.
+    EXPECT_EQ(inside(w.encoder_layers[0].self_attention.qkv_proj.int8_panels(), *shared), back_to_back);
+    EXPECT_EQ(inside(w.decoder_layers[0].cross_attention.kv_proj.int8_panels(), *shared), back_to_back);
+  }
+}
+
+TEST(QuantizedModel, KernelLayoutWithTheWrongPanelShapeIsACleanError) {
+  testing::Parts p = testing::split(kernel_layout(testing::read_bytes(testing::int8_model_path()), true));
+  auto& shape = p.header["encoder.layers.0.fc1.weight"]["shape"];
+  shape = {shape[1], shape[0], 16};  // [in/4, out/4, 16]: the same bytes, transposed panel counts
+  testing::expect_model_format_error(testing::join(p), "encoder.layers.0.fc1.weight");
 }
 
 }  // namespace

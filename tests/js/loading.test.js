@@ -1,11 +1,13 @@
 // Loading goes wrong in typed, bounded ways: a missing file, a device that never ends, a folder, an
 // unreachable URL, something that is not a source at all; the CLI says so in one line, at once.
+// And it goes right whichever way the bytes arrive: into the engine's memory directly or copied,
+// over HTTP with or without a true length, with the engine compiled once (prepareEngine).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { InvalidInputError, LoadError, ModelFormatError, Translator } from '../../dist/index.js';
+import { InvalidInputError, LoadError, ModelFormatError, Translator, prepareEngine } from '../../dist/index.js';
 import { INT8_MODEL, ROOT } from './paths.js';
 
 test('every way a model cannot be read is a LoadError or an InvalidInputError naming the source', async () => {
@@ -43,4 +45,64 @@ test('a model file with one damaged weight byte is a ModelFormatError (its check
   expect(r.status).toBe(1);
   expect(r.stdout).toBe('');
   expect(r.stderr).toMatch(/the file is damaged/);
+});
+
+test('a model downloads into the engine alike with its length announced, with a compressed length, and with none', async () => {
+  const { createServer } = await import('node:http');
+  const { gzipSync } = await import('node:zlib');
+  const bytes = readFileSync(INT8_MODEL), gzipped = gzipSync(bytes);
+  // /exact: Content-Length of the file; /gzip: a compressed transfer, whose Content-Length (the
+  // compressed size) is smaller than the bytes fetch yields; /chunked: no length at all.
+  const server = createServer((request, response) => {
+    if (request.url === '/gzip') {
+      response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': gzipped.length }).end(gzipped);
+    } else if (request.url === '/chunked') {
+      response.writeHead(200);
+      for (let i = 0; i < bytes.length; i += 100_000) response.write(bytes.subarray(i, i + 100_000));
+      response.end();
+    } else {
+      response.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const expected = await (await Translator.load(bytes)).translate('A dog runs through the grass.', { attention: false });
+    for (const path of ['/exact', '/gzip', '/chunked']) {
+      let last = 0;
+      const t = await Translator.load(`${base}${path}`, { onProgress: (loaded) => { last = loaded; } });
+      expect(last, path).toBe(bytes.length);
+      const r = await t.translate('A dog runs through the grass.', { attention: false });
+      expect([r.text, r.score], path).toEqual([expected.text, expected.score]);
+      t.dispose();
+    }
+  } finally {
+    server.close();
+  }
+});
+
+test('the engine keeps its own copy of the model: the caller may reuse its bytes at once', async () => {
+  const bytes = new Uint8Array(readFileSync(INT8_MODEL));
+  const t = await Translator.load(bytes);
+  const before = await t.translate('Two men are playing soccer.', { attention: false });
+  bytes.fill(0);
+  const after = await t.translate('Two men are playing soccer.', { attention: false });
+  expect(after.text).toBe(before.text);
+  expect(after.score).toBe(before.score);
+});
+
+test('prepareEngine compiles a source once, its module loads models, and a bad wasm is a LoadError that is not kept', async () => {
+  const wasm = `${ROOT}dist/crossattn.wasm`;
+  const module = await prepareEngine(wasm);
+  expect(module).toBeInstanceOf(WebAssembly.Module);
+  expect(await prepareEngine(wasm)).toBe(module);
+  const t = await Translator.load(INT8_MODEL, { wasm: module });
+  expect((await t.translate('A dog.', { attention: false })).text.length).toBeGreaterThan(0);
+  const bad = join(tmpdir(), 'crossattn-not-wasm.wasm');
+  writeFileSync(bad, 'not wasm');
+  const error = await prepareEngine(bad).then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(LoadError);
+  expect(error.message).toMatch(/cannot compile the engine/);
+  writeFileSync(bad, readFileSync(wasm));
+  expect(await prepareEngine(bad)).toBeInstanceOf(WebAssembly.Module);  // the failure was not remembered
 });
