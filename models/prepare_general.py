@@ -65,6 +65,11 @@ MULTI30K = ("multi30k", "image captions (research-only licence)", 1.0, 0.3)
 # at most this weight, whatever their source.
 LABEL_WEIGHT = 0.1
 
+# SentencePiece's trainer sums its EM counts per thread, so its pieces' order (the ids) depends on the
+# thread count: a fixed count makes the vocabulary the same on every machine (measured: 1 and 2 threads
+# give the same pieces, 160 of 4,000 at other ids; the same count twice, the same model).
+SPM_THREADS = 4
+
 # News test sets in wmt-newstest-2008-2018.tsv.gz, in file order; each starts at its first line.
 HELD_OUT_NEWS = [("newstest2017", "28-Year-Old Chef Found Dead at San Francisco Mall"),
                  ("newstest2018", "Munich 1856: Four maps that will change your view of the city")]
@@ -283,7 +288,7 @@ def main():
         spm.SentencePieceTrainer.train(
             sentence_iterator=iter(sample[: args.spm_sentences]), model_prefix=os.path.join(out_dir, f"spm-{size}"),
             vocab_size=size, model_type="unigram", character_coverage=0.9999, pad_id=0, unk_id=1, bos_id=2,
-            eos_id=3, byte_fallback=False, num_threads=os.cpu_count(), minloglevel=2)
+            eos_id=3, byte_fallback=False, num_threads=SPM_THREADS, minloglevel=2)
 
     table = report_table(rows)
     vocab = vocabulary_table(out_dir, sizes, held_out["newstest2017"], 256)
