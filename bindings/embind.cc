@@ -254,7 +254,8 @@ class WasmFileBuffer {
   size_t size_;
 };
 
-/// {buffer: WasmFileBuffer} or {error} (OutOfMemoryError) for `size` bytes.
+/// {buffer: WasmFileBuffer} or {error}: InvalidInputError for a size outside [0, 2^32 - 1], OutOfMemoryError
+/// when the heap cannot hold `size` bytes.
 val allocate_file_buffer(double size) {
   return guarded([&] {
     if (!(size >= 0 && size <= 4294967295.0)) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "a file buffer needs 0 to 2^32 - 1 bytes");

@@ -87,9 +87,9 @@ def _tensor_order(tensors):
 
 def write_safetensors(path, tensors, metadata):
     """Writes {name: tensor} and a {str: str} metadata map as safetensors, in _tensor_order, the header
-    padded to 8 bytes. A model file
-    (metadata format "crossattn") gets its `checksum` (docs/model-format.md): the CRC-32 of the whole
-    file with the checksum's 8 hex digits read as zeros, written into those digits."""
+    padded to 8 bytes. A model file (metadata format "crossattn") gets its `checksum`
+    (docs/model-format.md): the CRC-32 of the whole file with the checksum's 8 hex digits read as
+    zeros, written into those digits."""
     order = _tensor_order(tensors)
     if metadata.get("format") == FORMAT:
         metadata = {**metadata, "checksum": CHECKSUM_ZEROS}

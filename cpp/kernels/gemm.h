@@ -47,7 +47,7 @@ class PackedLinear {
 
   /// Row j of the int8 weights, Wq[j, :] [in], read back out of the panels (quantized() only).
   void int8_row(int j, int8_t* out) const;
-  /// out [in] = row j of W times `factor` (int8: scale[j] * Wq[j, :] * factor); j in [0, out).
+  /// out [in] = row j of W times `factor`, scale[j] * Wq[j, :] * factor (quantized() only); j in [0, out).
   void dequantize_row(int j, float factor, float* out) const;
   /// The int8 panels (quantized() only): for checks that a file's panels are used in place.
   const int8_t* int8_panels() const { return qpanels_.get(); }
@@ -65,6 +65,8 @@ class PackedLinear {
   void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
   // Row j of the weights [in], read back out of the panels.
   void f32_row(int j, float* out) const;
+  // The first byte of int8 row j in the panels; its input k lies panel_offset(k) further (gemm_int8.cc).
+  const int8_t* int8_row_start(int j) const;
 
   int in_ = 0, out_ = 0;
   std::vector<float> panels_;   // fp32 panels, or empty

@@ -96,19 +96,6 @@ void PackedLinear::f32_row(int j, float* out) const {
   for (int k = 0; k < in_; ++k) out[k] = panel[k * kPanel + j % kPanel];
 }
 
-void PackedLinear::dequantize_row(int j, float factor, float* out) const {
-  if (!quantized()) {
-    f32_row(j, out);
-    for (int k = 0; k < in_; ++k) out[k] *= factor;
-    return;
-  }
-  thread_local std::vector<int8_t> row;
-  row.resize(in_);
-  int8_row(j, row.data());
-  const float s = scale_[j] * factor;
-  for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(row[k]) * s;
-}
-
 PackedLinear PackedLinear::select_rows(const std::vector<int>& rows) const {
   const int n = static_cast<int>(rows.size());
   std::vector<float> bias(n);

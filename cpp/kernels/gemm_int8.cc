@@ -124,16 +124,29 @@ void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t*
   }
 }
 
+// Where input k of a feature lies in its panels, from the feature's first byte (as packed below).
+size_t panel_offset(int k) { return static_cast<size_t>(k / kInputs) * 16 + (k % kInputs) / 2 * 8 + k % 2; }
+
 }  // namespace
 
 size_t PackedLinear::int8_panel_bytes(int out, int in) {
   return static_cast<size_t>(round_up(out, kFeatures)) * round_up(in, kInputs);
 }
 
-void PackedLinear::int8_row(int j, int8_t* out) const {
+const int8_t* PackedLinear::int8_row_start(int j) const {
   const size_t stride = static_cast<size_t>(round_up(in_, kInputs)) * kFeatures;
-  const int8_t* panel = qpanels_.get() + (j / kFeatures) * stride + (j % kFeatures) * 2;
-  for (int k = 0; k < in_; ++k) out[k] = panel[k / kInputs * 16 + (k % kInputs) / 2 * 8 + k % 2];  // as packed below
+  return qpanels_.get() + (j / kFeatures) * stride + (j % kFeatures) * 2;
+}
+
+void PackedLinear::int8_row(int j, int8_t* out) const {
+  const int8_t* start = int8_row_start(j);
+  for (int k = 0; k < in_; ++k) out[k] = start[panel_offset(k)];
+}
+
+void PackedLinear::dequantize_row(int j, float factor, float* out) const {
+  const int8_t* start = int8_row_start(j);
+  const float s = scale_[j] * factor;
+  for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(start[panel_offset(k)]) * s;
 }
 
 PackedLinear PackedLinear::from_int8_panels(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
