@@ -7,7 +7,8 @@
 // roofline fraction (Williams et al. 2009): the time its bound allows, max(operations / compute
 // peak, weight bytes / read bandwidth), over the time it took; 1 is the machine's limit. Built
 // natively (SSE4.1) and as WebAssembly (bench/CMakeLists.txt); prints one JSON object. Run by
-// `npm run bench` (bench/run.js).
+// `npm run bench` (bench/run.js). Where the build has threads (natively), each shape's int8 product
+// is timed on 2 threads too (kernels/parallel.h; null elsewhere).
 //
 //   kernels [--quick]
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <Eigen/Core>
 
 #include "kernels/gemm.h"
+#include "kernels/parallel.h"
 #include "kernels/simd128.h"
 
 namespace {
@@ -177,15 +179,21 @@ int main(int argc, char** argv) {
     peaks.push_back(peak);
     const double t_f32 = seconds_per_call([&] { f32.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
     const double t_i8 = seconds_per_call([&] { i8.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
+    double t_i8_two = 0.0;  // on 2 threads, where there are threads
+    if (crossattn::set_thread_count(2) == 2) {
+      t_i8_two = seconds_per_call([&] { i8.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); }, min_s, reps);
+    }
+    crossattn::set_thread_count(1);
     const double t_eigen = seconds_per_call([&] { ey.noalias() = ex * ew; }, min_s, reps);
     // Roofline: the time the bound allows over the time taken; which bound applies is the larger time.
     const double f32_compute_s = flops / (peak * 1e9), f32_memory_s = f32_bytes / (f32_read * 1e9);
     const double int8_compute_s = flops / (dot_peak * 1e9), int8_memory_s = int8_bytes / (int8_read * 1e9);
-    std::printf("%s    {\"name\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, \"f32_gflops\": %.2f, \"int8_gops\": %.2f, "
+    std::printf("%s    {\"name\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, \"f32_gflops\": %.2f, \"int8_gops\": %.2f, \"int8_gops_2_threads\": %s, "
                 "\"eigen_gflops\": %.2f, \"simd128_peak_gflops\": %.2f, \"f32_fraction_of_peak\": %.2f, "
                 "\"dot_peak_gops\": %.2f, \"f32_read_gbps\": %.2f, \"int8_read_gbps\": %.2f, "
                 "\"f32_bound\": \"%s\", \"f32_fraction_of_bound\": %.2f, \"int8_bound\": \"%s\", \"int8_fraction_of_bound\": %.2f}",
-                first ? "" : ",\n", s.name, s.m, s.k, s.n, flops / t_f32 / 1e9, flops / t_i8 / 1e9, flops / t_eigen / 1e9, peak,
+                first ? "" : ",\n", s.name, s.m, s.k, s.n, flops / t_f32 / 1e9, flops / t_i8 / 1e9,
+                t_i8_two > 0 ? std::to_string(flops / t_i8_two / 1e9).c_str() : "null", flops / t_eigen / 1e9, peak,
                 flops / t_f32 / 1e9 / peak, dot_peak, f32_read, int8_read,
                 f32_compute_s >= f32_memory_s ? "compute" : "memory", std::max(f32_compute_s, f32_memory_s) / t_f32,
                 int8_compute_s >= int8_memory_s ? "compute" : "memory", std::max(int8_compute_s, int8_memory_s) / t_i8);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "error.h"
+#include "kernels/parallel.h"
 #include "options.h"
 #include "translator.h"
 
@@ -239,6 +240,11 @@ class WasmTranslator {
 /// range, default and doc, for the wrapper's checks and the CLI's flags.
 std::string option_specs() { return crossattn::option_specs_json().dump(); }
 
+/// Asks for `n` threads for the matrix products of this instance (caller included; clamped to
+/// [1, 8] and to the threads the build can start: 1 in crossattn.wasm, up to 1 + its Worker pool
+/// in crossattn-mt.wasm). Results are bit for bit the same on any number. @return the count in use.
+int set_thread_count(int n) { return crossattn::set_thread_count(n); }
+
 /// Storage in the wasm heap for a model file, which JS writes through view() as the file arrives
 /// (no JS-side copy of the whole file), then hands to loadTranslator.
 class WasmFileBuffer {
@@ -293,4 +299,5 @@ EMSCRIPTEN_BINDINGS(crossattn) {
   emscripten::function("allocateFileBuffer", &allocate_file_buffer);
   emscripten::function("loadTranslator", &load_translator);
   emscripten::function("optionSpecs", &option_specs);
+  emscripten::function("setThreadCount", &set_thread_count);
 }

@@ -136,6 +136,8 @@ run_tests() {
 
   step "benchmark smoke run (100 sentences, 1 run; docs/performance.md comes from a full npm run bench)"
   node bench/run.js --quick --out build/bench/quick
+  step "threads benchmark smoke run (10 sentences, 1 run, Chromium; docs/threads.md comes from a full npm run bench:threads)"
+  node bench/threads.js --sentences 10 --runs 1 --out build/bench/quick
 }
 
 install_packages

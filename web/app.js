@@ -4,7 +4,7 @@
 // the word alignment, every layer and head, and the explain view. Latency first: the translation
 // streams in token by token, and each keystroke cancels the translation in flight, so the workers
 // only ever work on the latest text. The direction and the decoding choice are remembered.
-import { joinParagraphs, modelFor, parseCatalog, splitParagraphs } from '../dist/index.js';
+import { joinParagraphs, modelFor, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
 import { renderTranslation } from './confidence-view.js';
@@ -22,8 +22,11 @@ const EXAMPLES = {
 };
 // The measured deep-encoder / balanced comparison the explain view shows (tools/architecture-compare.js).
 const ARCHITECTURE_URL = new URL('../models/architecture.json', import.meta.url);
-// One worker per spare core, at most 4: each holds its own copy of the model.
-const POOL_SIZE = Math.min(4, Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1));
+// Where the page is cross-origin isolated (web/serve.js sends COOP/COEP), one worker whose engine
+// runs its products on every core (the pthreads build); otherwise one single-thread worker per spare
+// core, at most 4, each with its own copy of the model.
+const THREADS = threadsAvailable();
+const POOL_SIZE = THREADS > 1 ? 1 : Math.min(4, Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1));
 const LANGUAGES = { en: 'English', de: 'German', fr: 'French' };
 const DIRECTION_KEY = 'crossattn.direction';
 const $ = (id) => document.getElementById(id);
@@ -129,7 +132,8 @@ async function translate() {
     const workers = Math.min(parts.length, translator.size);
     $('meta').textContent = tokens
       ? `${parts.length} sentence${parts.length > 1 ? 's' : ''}, ${tokens} target tokens in ${ms.toFixed(0)} ms` +
-        (workers > 1 ? ` on ${workers} workers` : '') + (beamSize > 1 ? `, beam ${beamSize}` : '')
+        (workers > 1 ? ` on ${workers} workers` : '') + (translator.threads > 1 ? ` on ${translator.threads} threads` : '') +
+        (beamSize > 1 ? `, beam ${beamSize}` : '')
       : '';
     $('confidence-warning').hidden = doubtful === 0;
     $('confidence-warning').textContent = doubtful === 0 ? '' : parts.length === 1
@@ -175,6 +179,7 @@ function loadPool(entry) {
     const workers = Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
     $('load').hidden = false;
     const pool = WorkerPool.load(workers, entry.model, {
+      threads: THREADS,
       onProgress(loaded, total) {
         $('progress').value = total ? loaded / total : 0;
         $('progress-text').textContent = `${(loaded / 1e6).toFixed(1)} MB`;

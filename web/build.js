@@ -35,9 +35,14 @@ export function siteHtml(html) {
   return stripped;
 }
 
-/** `_headers` for the site: the dev server's policy, and the wasm and model MIME types. */
+/**
+ * `_headers` for the site: the dev server's policy, and the wasm and model MIME types. Without the
+ * dev server's Cross-Origin-Embedder-Policy: the site ships the single-thread engine only, so it is
+ * not made cross-origin isolated (which would also block any cross-origin image or frame a host adds).
+ */
 export function headersFile(html) {
-  const lines = ['/*', ...Object.entries(securityHeaders(html)).map(([k, v]) => `  ${k}: ${v}`),
+  const headers = Object.entries(securityHeaders(html)).filter(([k]) => k !== 'cross-origin-embedder-policy');
+  const lines = ['/*', ...headers.map(([k, v]) => `  ${k}: ${v}`),
                  '/*.wasm', '  content-type: application/wasm', '/*.crossattn', '  content-type: application/octet-stream'];
   return `${lines.join('\n')}\n`;
 }

@@ -48,7 +48,11 @@ export function securityHeaders(html = readFileSync(join(root, 'web', 'index.htm
   ].join('; ');
   return {
     'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
-    'cross-origin-opener-policy': 'same-origin', 'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY',
+    // COOP same-origin + COEP require-corp make the page cross-origin isolated: SharedArrayBuffer,
+    // and with it the pthreads engine (crossattn-mt.wasm), becomes available. Everything the page
+    // loads comes from this origin, so nothing is blocked by COEP.
+    'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
+    'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY',
   };
 }
 

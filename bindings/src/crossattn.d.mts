@@ -50,6 +50,8 @@ export interface EngineModule {
   loadTranslator(buffer: WasmFileBuffer, size: number): Result<{ translator: WasmTranslator }>;
   /** The option table (cpp/options.h) as JSON text: OptionSpec[]. */
   optionSpecs(): string;
+  /** Asks for `n` threads for the products (1 in crossattn.wasm); returns the count in use. */
+  setThreadCount(n: number): number;
 }
 /** Emscripten's hook: instantiate the module with `imports`, then call done(instance, module). */
 export default function createCrossattnModule(options: {

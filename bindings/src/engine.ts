@@ -1,15 +1,51 @@
 /**
  * The engine's WebAssembly: compiled once per source and kept, then instantiated once per
  * translator (each translator owns its memory), and a model file read straight into that memory.
+ * Two builds: crossattn.wasm on one thread, everywhere; crossattn-mt.wasm (pthreads, shared memory)
+ * where the page or worker is cross-origin isolated, its matrix products on several threads.
  */
 import createCrossattnModule, { type EngineModule, type WasmFileBuffer, type WasmTranslator } from './crossattn.mjs';
-import { CrossattnError, LoadError, errorFromEngine } from './errors.js';
+import { CrossattnError, InvalidInputError, LoadError, errorFromEngine } from './errors.js';
 import { readBytes, readInto, type ByteSource, type FileSink, type ProgressCallback } from './sources.js';
 
 /** The engine's .wasm: bytes, a URL or a path (ByteSource), or a module compiled already (prepareEngine). */
 export type WasmSource = ByteSource | WebAssembly.Module;
 
+/** Threads for a translator's matrix products: a count in [1, MAX_THREADS], or 'auto' (threadsAvailable()). */
+export type ThreadsOption = number | 'auto';
+
+/** The most threads a translator uses (the pthreads engine's Worker pool is at most 3, plus the caller). */
+export const MAX_THREADS = 4;
+
 const DEFAULT_WASM = new URL('./crossattn.wasm', import.meta.url);
+const THREADED_WASM = new URL('./crossattn-mt.wasm', import.meta.url);
+const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+/**
+ * Threads the pthreads engine can use here: min(MAX_THREADS, navigator.hardwareConcurrency) in a
+ * browser page or worker that is cross-origin isolated (served with Cross-Origin-Opener-Policy:
+ * same-origin and Cross-Origin-Embedder-Policy: require-corp, so SharedArrayBuffer exists), else 1.
+ * Node gets 1: the pthreads engine needs the browser's Workers (use a WorkerPool for documents).
+ */
+export function threadsAvailable(): number {
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  if (isNode || !isolated || typeof SharedArrayBuffer !== 'function') return 1;
+  return Math.max(1, Math.min(MAX_THREADS, globalThis.navigator?.hardwareConcurrency ?? 1));
+}
+
+/** Whether a compiled engine is the pthreads build: it imports a shared memory instead of making its own. */
+function isThreadedEngine(module: WebAssembly.Module): boolean {
+  return WebAssembly.Module.imports(module).some((i) => i.kind === 'memory');
+}
+
+/** The thread count `threads` asks for. @throws InvalidInputError for a value outside 'auto' and [1, MAX_THREADS]. */
+function threadsWanted(threads: ThreadsOption | undefined): number {
+  if (threads === undefined || threads === 'auto') return threadsAvailable();
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new InvalidInputError(`threads must be 'auto' or an integer from 1 to ${MAX_THREADS}, not ${String(threads)}`);
+  }
+  return threads;
+}
 const compiledByName = new Map<string, Promise<WebAssembly.Module>>();
 const compiledByBytes = new WeakMap<object, Promise<WebAssembly.Module>>();
 
@@ -17,10 +53,20 @@ const compiledByBytes = new WeakMap<object, Promise<WebAssembly.Module>>();
  * Reads and compiles the engine once per source; later calls with the same URL, path or bytes get
  * the same module. Call it early (at page start, beside the model's download) so that
  * Translator.load only instantiates the engine; post its result to workers as their `wasm`.
- * @param wasm the engine's .wasm (default: crossattn.wasm beside this module).
- * @throws LoadError when the wasm cannot be read or is not a valid module (a failure is not kept).
+ * @param wasm the engine's .wasm (default: the build for `threads`, beside this module).
+ * @param threads the LoadOptions.threads the module is for (default 1): crossattn-mt.wasm when it
+ *   asks for more than one thread and threadsAvailable() allows them, else crossattn.wasm.
+ * @throws LoadError when the wasm cannot be read or is not a valid module (a failure is not kept);
+ *   InvalidInputError for a bad `threads`.
  */
-export function prepareEngine(wasm: WasmSource = DEFAULT_WASM): Promise<WebAssembly.Module> {
+export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Promise<WebAssembly.Module> {
+  if (wasm === undefined) {
+    try {
+      wasm = threadsWanted(threads) > 1 && threadsAvailable() > 1 ? THREADED_WASM : DEFAULT_WASM;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
   if (wasm instanceof WebAssembly.Module) return Promise.resolve(wasm);
   const name = typeof wasm === 'string' || wasm instanceof URL ? String(wasm) : null;
   const cached = name !== null ? compiledByName.get(name) : compiledByBytes.get(wasm as object);
@@ -37,17 +83,38 @@ export function prepareEngine(wasm: WasmSource = DEFAULT_WASM): Promise<WebAssem
   return compiled;
 }
 
-/** A new instance of the engine, with its own memory. @throws LoadError as prepareEngine. */
-export async function instantiateEngine(wasm?: WasmSource): Promise<EngineModule> {
-  const compiled = await prepareEngine(wasm);
-  return new Promise((resolve, reject) => {
-    createCrossattnModule({
+/** An instance of the engine and the threads its products run on. */
+export interface EngineInstance {
+  engine: EngineModule;
+  threads: number;
+}
+
+/**
+ * A new instance of the engine, with its own memory. Which build: `wasm` when given (either build
+ * works; its imports tell which), else crossattn-mt.wasm when more than one thread is wanted and
+ * available here (threadsAvailable()), else crossattn.wasm. More threads than the build or the page
+ * can run is not an error: the instance runs on those it has, and says how many.
+ * @throws InvalidInputError for a bad `threads`; LoadError as prepareEngine, or for the pthreads
+ *   build where it cannot run (not cross-origin isolated, or Node).
+ */
+export async function instantiateEngine(wasm?: WasmSource, threads?: ThreadsOption): Promise<EngineInstance> {
+  const wanted = threadsWanted(threads);
+  const compiled = await prepareEngine(wasm, threads);
+  const threaded = isThreadedEngine(compiled);
+  if (threaded && threadsAvailable() === 1) {
+    throw new LoadError('crossattn-mt.wasm needs a cross-origin isolated browser page or worker (served with ' +
+      'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use crossattn.wasm here');
+  }
+  const create = threaded ? (await import('./crossattn-mt.mjs')).default : createCrossattnModule;
+  const engine = await new Promise<EngineModule>((resolve, reject) => {
+    create({
       instantiateWasm(imports, done) {
         WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled), reject);
         return {};
       },
     }).then(resolve, reject);
   });
+  return { engine, threads: engine.setThreadCount(threaded ? wanted : 1) };
 }
 
 /**
@@ -57,13 +124,15 @@ export async function instantiateEngine(wasm?: WasmSource): Promise<EngineModule
  * @throws LoadError when either file cannot be read; ModelFormatError, TokenizerError or
  *   OutOfMemoryError from the engine.
  */
-export async function loadModel(model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback } = {}):
-    Promise<{ engine: EngineModule; translator: WasmTranslator }> {
-  const instance = instantiateEngine(options.wasm);
+export async function loadModel(model: ByteSource,
+    options: { wasm?: WasmSource; threads?: ThreadsOption; onProgress?: ProgressCallback } = {}):
+    Promise<EngineInstance & { translator: WasmTranslator }> {
+  threadsWanted(options.threads);  // a bad value fails before anything is read
+  const instance = instantiateEngine(options.wasm, options.threads);
   instance.catch(() => {});  // a failure is reported when the read needs the instance, or below
   const sink: FileSink<WasmFileBuffer> = {
     async allocate(size) {
-      const allocated = (await instance).allocateFileBuffer(size);
+      const allocated = (await instance).engine.allocateFileBuffer(size);
       if ('error' in allocated) throw errorFromEngine(allocated.error);
       return allocated.buffer;
     },
@@ -72,10 +141,10 @@ export async function loadModel(model: ByteSource, options: { wasm?: WasmSource;
   };
   const { buffer, size } = await readInto(model, sink, options.onProgress);
   try {
-    const engine = await instance;
+    const { engine, threads } = await instance;
     const loaded = engine.loadTranslator(buffer, size);
     if ('error' in loaded) throw errorFromEngine(loaded.error);
-    return { engine, translator: loaded.translator };
+    return { engine, threads, translator: loaded.translator };
   } finally {
     buffer.delete();  // the translator keeps the bytes it reads in place
   }

@@ -1,7 +1,7 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
 export { Translator, optionSpecs } from './translator.js';
-export { prepareEngine } from './engine.js';
-export type { WasmSource } from './engine.js';
+export { MAX_THREADS, prepareEngine, threadsAvailable } from './engine.js';
+export type { ThreadsOption, WasmSource } from './engine.js';
 export { joinParagraphs, splitParagraphs, splitSentences } from './sentences.js';
 export { pharaoh } from './alignment.js';
 export { meanEntropy } from './attention.js';

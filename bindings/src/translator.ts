@@ -6,7 +6,7 @@ import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
 } from './search.js';
-import { instantiateEngine, loadModel, type WasmSource } from './engine.js';
+import { instantiateEngine, loadModel, type ThreadsOption, type WasmSource } from './engine.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
 
 /** Options of Translator.load. */
@@ -16,6 +16,14 @@ export interface LoadOptions {
    * crossattn.wasm beside this module. Each source is compiled once and kept (prepareEngine).
    */
   wasm?: WasmSource;
+  /**
+   * Threads for the matrix products (results are the same on any number). 'auto' (default): as
+   * many as threadsAvailable() says, which is more than 1 only in a cross-origin isolated page or
+   * worker, where the pthreads engine (crossattn-mt.wasm, crossattn-mt.worker.js beside this module)
+   * runs. A number asks for that many (1 to MAX_THREADS); where fewer can run, the translator runs
+   * on those (Translator.threads). @throws InvalidInputError (from load) for another value.
+   */
+  threads?: ThreadsOption;
   /** Progress of the model download, in bytes. */
   onProgress?: ProgressCallback;
 }
@@ -67,8 +75,8 @@ let specs: Promise<OptionSpec[]> | null = null;
  */
 export function optionSpecs(wasm?: WasmSource): Promise<OptionSpec[]> {
   specs ??= (async () => {
-    const module = await instantiateEngine(wasm);
-    return JSON.parse(module.optionSpecs()) as OptionSpec[];
+    const { engine } = await instantiateEngine(wasm, 1);
+    return JSON.parse(engine.optionSpecs()) as OptionSpec[];
   })().catch((e: unknown) => {
     specs = null;  // a failed read is not remembered
     throw e;
@@ -217,11 +225,14 @@ export class Translator {
   private readonly module: EngineModule;
   /** The architecture of the loaded model. */
   readonly config: ModelConfig;
+  /** Threads the matrix products run on (LoadOptions.threads; 1 unless the pthreads engine runs). */
+  readonly threads: number;
 
-  private constructor(module: EngineModule, engine: WasmTranslator) {
+  private constructor(module: EngineModule, engine: WasmTranslator, threads: number) {
     this.module = module;
     this.engine = engine;
     this.config = engine.config();
+    this.threads = threads;
   }
 
   /**
@@ -241,8 +252,8 @@ export class Translator {
    *   TokenizerError for a bad tokenizer inside it.
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
-    const { engine, translator } = await loadModel(model, options);
-    return new Translator(engine, translator);
+    const { engine, translator, threads } = await loadModel(model, options);
+    return new Translator(engine, translator, threads);
   }
 
   /**

@@ -17,15 +17,18 @@
  */
 import { CrossattnError, DisposedError, WorkerError, errorFromEngine } from './errors.js';
 import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
-import { prepareEngine, type WasmSource } from './engine.js';
+import { prepareEngine, type ThreadsOption, type WasmSource } from './engine.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
-import { Translator, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
+import { Translator, type LoadOptions, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
+
+/** Options of WorkerTranslator.load and WorkerPool.load: those of Translator.load (LoadOptions). */
+export type WorkerLoadOptions = Pick<LoadOptions, 'wasm' | 'threads' | 'onProgress'>;
 
 /** TranslateOptions as they cross to the worker: no functions or signals, flags for them instead. */
 type WireOptions = Omit<TranslateOptions, keyof StreamOptions> & { stream?: boolean; cancellable?: boolean };
 
 type Request =
-  | { id: number; type: 'load'; model: ByteSource; wasm?: WasmSource }
+  | { id: number; type: 'load'; model: ByteSource; wasm?: WasmSource; threads?: ThreadsOption }
   | { id: number; type: 'translate'; text: string; options?: WireOptions }
   | { id: number; type: 'translateBatch'; texts: string[]; options?: WireOptions }
   | { id: number; type: 'align'; source: string; target: string; options?: WireOptions }
@@ -65,9 +68,10 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
         translator?.dispose();
         translator = await Translator.load(request.model, {
           wasm: request.wasm,
+          threads: request.threads,
           onProgress: (loaded, total) => port.postMessage({ id: request.id, type: 'progress', loaded, total }),
         });
-        port.postMessage({ id: request.id, type: 'result', value: translator.config });
+        port.postMessage({ id: request.id, type: 'result', value: { config: translator.config, threads: translator.threads } });
       } else {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
         const { stream, cancellable, ...rest } = request.options ?? {};
@@ -111,6 +115,7 @@ export class WorkerTranslator {
   private pending = new Map<number, Pending>();
 
   private failure: Error | null = null;  // set once the worker has died: every later call rejects with it
+  private threadCount = 1;
 
   private constructor(private readonly worker: Worker, readonly config: ModelConfig) {
     worker.addEventListener('message', (event: MessageEvent<Reply>) => this.receive(event.data));
@@ -123,8 +128,11 @@ export class WorkerTranslator {
     });
   }
 
-  /** Loads `model` (a URL or bytes) in `worker`. Rejects with the typed error of Translator.load. */
-  static async load(worker: Worker, model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback } = {}) {
+  /**
+   * Loads `model` (a URL or bytes) in `worker`, with the LoadOptions wasm, threads and onProgress.
+   * Rejects with the typed error of Translator.load.
+   */
+  static async load(worker: Worker, model: ByteSource, options: WorkerLoadOptions = {}) {
     return WorkerTranslator.watch(worker).loadModel(model, options);
   }
 
@@ -134,10 +142,17 @@ export class WorkerTranslator {
   }
 
   /** @internal Loads `model` in the watched worker; resolves to this client. */
-  async loadModel(model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback }): Promise<WorkerTranslator> {
-    const config = (await this.call({ type: 'load', model, wasm: options.wasm }, { onProgress: options.onProgress })) as ModelConfig;
+  async loadModel(model: ByteSource, options: WorkerLoadOptions): Promise<WorkerTranslator> {
+    const { config, threads } = (await this.call({ type: 'load', model, wasm: options.wasm, threads: options.threads },
+      { onProgress: options.onProgress })) as { config: ModelConfig; threads: number };
     Object.assign(this.config, config);
+    this.threadCount = threads;
     return this;
+  }
+
+  /** Threads the worker's translator runs its products on (Translator.threads). */
+  get threads(): number {
+    return this.threadCount;
   }
 
   /**
@@ -231,18 +246,23 @@ export class WorkerPool {
   /**
    * Loads `model` in every worker (in parallel). The model is downloaded once, here (onProgress
    * reports its bytes), and each worker gets a copy of the bytes; the engine is compiled once, here
-   * (prepareEngine), and each worker gets the compiled module.
+   * (prepareEngine), and each worker gets the compiled module. Each worker's translator runs
+   * options.threads threads (default 1: the pool's parallelism is its workers; in a cross-origin
+   * isolated page, one worker of threadsAvailable() threads is the other way to use the cores).
    */
-  static async load(workers: Worker[], model: ByteSource, options: { wasm?: WasmSource; onProgress?: ProgressCallback } = {}) {
+  static async load(workers: Worker[], model: ByteSource, options: WorkerLoadOptions = {}) {
     if (workers.length === 0) throw new RangeError('a WorkerPool needs at least one worker');
     const clients = workers.map((worker) => WorkerTranslator.watch(worker));  // hear a worker that fails meanwhile
-    const [modelBytes, wasm] = await Promise.all([readBytes(model, options.onProgress), prepareEngine(options.wasm)]);
-    const translators = await Promise.all(clients.map((client) => client.loadModel(modelBytes, { wasm })));
+    const threads = options.threads ?? 1;
+    const [modelBytes, wasm] = await Promise.all([readBytes(model, options.onProgress), prepareEngine(options.wasm, threads)]);
+    const translators = await Promise.all(clients.map((client) => client.loadModel(modelBytes, { wasm, threads })));
     return new WorkerPool(translators);
   }
 
   get config(): ModelConfig { return this.translators[0].config; }
   get size(): number { return this.translators.length; }
+  /** Threads each worker's translator runs on. */
+  get threads(): number { return this.translators[0].threads; }
 
   /**
    * Same contract as Translator.translateBatch; each result's `ms` is its worker's batch time.

@@ -1,11 +1,14 @@
 // crossattn-cli: the native command-line tool for development and benchmarks.
 //
 //   crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]
-//                           [--alignment] [search and length options] [TEXT]
+//                           [--alignment] [--threads N] [search and length options] [TEXT]
 //
 // The search and length options are those of cpp/options.h's table, as flags: --beam-size N,
 // --n-best N, --sample --top-p P --seed N, ..., a boolean option as --NAME when it defaults to
 // false and --no-NAME when it defaults to true (--help lists them with their defaults).
+//
+// --threads N runs the matrix products on N threads (default 1; kernels/parallel.h): the same
+// output on any number.
 //
 // --from/--to pick the model that DIR/catalog.json lists for that direction (DIR defaults to the
 // models/ folder of the working directory; cli/model_catalog.h).
@@ -25,6 +28,7 @@
 
 #include "cli/model_catalog.h"
 #include "error.h"
+#include "kernels/parallel.h"
 #include "translator.h"
 
 namespace {
@@ -44,7 +48,7 @@ std::string option_help() {
 
 int usage() {
   std::cerr << "usage: crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]\n"
-               "                               [--alignment] [OPTIONS] [TEXT]\n"
+               "                               [--alignment] [--threads N] [OPTIONS] [TEXT]\n"
             << option_help();
   return 2;
 }
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) != "translate") return usage();
   std::string model_path, from, to, models_dir = "models", text;
   bool json = false, have_text = false;
+  int threads = 1;
   crossattn::TranslateOptions options;
   options.attention = false;
   try {
@@ -125,6 +130,7 @@ int main(int argc, char** argv) {
       else if (arg == "--from" && i + 1 < argc) from = argv[++i];
       else if (arg == "--to" && i + 1 < argc) to = argv[++i];
       else if (arg == "--models" && i + 1 < argc) models_dir = argv[++i];
+      else if (arg == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
       else if (arg == "--json") json = true;
       else if (arg == "--attention") options.attention = true;
       else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
@@ -139,6 +145,8 @@ int main(int argc, char** argv) {
   // Exactly one way to name the model: --model, or both --from and --to.
   const bool by_direction = !from.empty() || !to.empty();
   if (model_path.empty() ? (from.empty() || to.empty()) : by_direction) return usage();
+  if (threads < 1 || threads > crossattn::kMaxThreads) return usage();
+  crossattn::set_thread_count(threads);
   try {
     if (model_path.empty()) model_path = crossattn::model_for(models_dir, from, to).model;
     const auto start = std::chrono::steady_clock::now();

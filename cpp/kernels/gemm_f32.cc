@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "kernels/gemm.h"
+#include "kernels/parallel.h"
 #include "kernels/simd128.h"
 
 namespace crossattn {
@@ -127,22 +128,28 @@ void PackedLinear::apply_f32(const float* x, int m, int ldx, float* y, int ldy, 
   const size_t stride = static_cast<size_t>(k) * kPanel;
   const float* bias = bias_.data();
   // Panel groups outside, rows inside: a group's panels stay in L1 while every row block uses them.
-  for (int g = 0; g < panels; g += kPanelGroup) {
-    const int count = std::min(kPanelGroup, panels - g);
-    int r = 0;
-    for (; r + kRowBlock <= m; r += kRowBlock) {
-      rows_block<kRowBlock>(x + r * ldx, ldx, panels_.data(), stride, k, bias, g, count, n, y + r * ldy, ldy, epilogue);
-    }
-    for (; r < m; ++r) {
-      const float* xr = x + r * ldx;
-      float* yr = y + r * ldy;
-      if (count == kPanelGroup) {
-        block<1, kPanelGroup>(xr, ldx, panels_.data() + g * stride, stride, k, bias, g * kPanel, n, yr, ldy, epilogue);
-      } else {
-        rows_block<1>(xr, ldx, panels_.data(), stride, k, bias, g, count, n, yr, ldy, epilogue);
+  // Threads take disjoint ranges of groups, so each output feature is computed as on one thread.
+  const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
+  parallel_for(groups, static_cast<int64_t>(m) * k * n, [&](int first, int last) {
+    for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
+      const int count = std::min(kPanelGroup, panels - g);
+      int r = 0;
+      for (; r + kRowBlock <= m; r += kRowBlock) {
+        rows_block<kRowBlock>(x + r * ldx, ldx, panels_.data(), stride, k, bias, g, count, n, y + r * ldy, ldy,
+                              epilogue);
+      }
+      for (; r < m; ++r) {
+        const float* xr = x + r * ldx;
+        float* yr = y + r * ldy;
+        if (count == kPanelGroup) {
+          block<1, kPanelGroup>(xr, ldx, panels_.data() + g * stride, stride, k, bias, g * kPanel, n, yr, ldy,
+                                epilogue);
+        } else {
+          rows_block<1>(xr, ldx, panels_.data(), stride, k, bias, g, count, n, yr, ldy, epilogue);
+        }
       }
     }
-  }
+  });
 }
 
 }  // namespace crossattn

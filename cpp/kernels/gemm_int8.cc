@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "kernels/gemm.h"
+#include "kernels/parallel.h"
 #include "kernels/simd128.h"
 
 namespace crossattn {
@@ -189,20 +190,24 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
   const int k_pad = round_up(in_, kInputs), panels = round_up(out_, kFeatures) / kFeatures;
   const size_t stride = static_cast<size_t>(k_pad) * kFeatures;
   quantize_rows(x, m, ldx, in_, k_pad);
-  const int16_t* xq = activations.values.data();
+  const int16_t* xq = activations.values.data();  // the caller's buffer: helpers read it, never write it
   const float* xs = activations.scales.data();
-  for (int g = 0; g < panels; g += kPanelGroup) {
-    const int count = std::min(kPanelGroup, panels - g);
-    int r = 0;
-    for (; r + kRowBlock <= m; r += kRowBlock) {
-      row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g,
-                           count, out_, y + r * ldy, ldy, epilogue);
+  // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
+  const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
+  parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
+    for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
+      const int count = std::min(kPanelGroup, panels - g);
+      int r = 0;
+      for (; r + kRowBlock <= m; r += kRowBlock) {
+        row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g,
+                             count, out_, y + r * ldy, ldy, epilogue);
+      }
+      for (; r < m; ++r) {
+        row_block<1>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g, count,
+                     out_, y + r * ldy, ldy, epilogue);
+      }
     }
-    for (; r < m; ++r) {
-      row_block<1>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g, count,
-                   out_, y + r * ldy, ldy, epilogue);
-    }
-  }
+  });
 }
 
 }  // namespace crossattn

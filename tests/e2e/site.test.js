@@ -76,6 +76,8 @@ test('the static build works from a subpath of a plain static server, and offlin
   await page.goto(`${origin}${PREFIX}`);  // the redirect to web/
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
   expect(new URL(page.url()).pathname).toBe(`${PREFIX}web/`);
+  // The static site ships the single-thread engine only, so its headers leave it not isolated.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
   await translateOn(page, 'Where is the station?');
   expect(await page.textContent('#target')).toMatch(/Bahnhof/);
   await waitForCachedModels(page, 1);

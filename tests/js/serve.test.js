@@ -60,6 +60,9 @@ test('security headers on every answer, with a CSP that allows the import map by
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['referrer-policy']).toBe('no-referrer');
+    // Cross-origin isolation, which the pthreads engine needs (docs/deploy.md).
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(headers['cross-origin-embedder-policy']).toBe('require-corp');
     const csp = headers['content-security-policy'];
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("object-src 'none'");
