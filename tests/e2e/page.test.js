@@ -170,10 +170,11 @@ test('the translation streams in, a new keystroke cancels it, beam search lists 
 
   // Cancellation: replacing a long paragraph while it streams cancels it; the new text wins.
   const cancelledBefore = Number(await page.evaluate(() => document.body.dataset.cancelled ?? 0));
-  // 64 sentences: their translation takes far longer than the next keystroke does to arrive. The
-  // next text goes in once the paragraph's own tokens stream (the target is longer than the one
-  // sentence's translation that stood there), so the paragraph is surely still being translated.
-  const paragraph = Array(64).fill(long).join(' ');
+  // 256 sentences: their translation takes far longer than the next keystroke does to arrive, even
+  // on the isolated page's threaded worker (64 took under a second on 2 threads). The next text goes
+  // in once the paragraph's own tokens stream (the target is longer than the one sentence's
+  // translation that stood there), so the paragraph is surely still being translated.
+  const paragraph = Array(256).fill(long).join(' ');
   await page.fill('#source', paragraph);
   await page.waitForFunction((before) => document.querySelector('#target').classList.contains('streaming') &&
     document.querySelector('#target').textContent.trim().length > before, final.length);
