@@ -136,8 +136,6 @@ Pool& pool() {
 
 }  // namespace
 
-bool threads_supported() { return true; }
-
 int set_thread_count(int n) {
   pool().resize(std::clamp(n, 1, kMaxThreads));
   return pool().size();
@@ -156,7 +154,6 @@ void parallel_for(int n, int64_t work, RangeFn fn) {
 
 #else  // the single-thread wasm build
 
-bool threads_supported() { return false; }
 int set_thread_count(int) { return 1; }
 int thread_count() { return 1; }
 void parallel_for(int n, int64_t, RangeFn fn) {

@@ -19,12 +19,9 @@ namespace crossattn {
 /// The most threads a pool runs (caller included).
 constexpr int kMaxThreads = 8;
 
-/// Whether this build can start threads (native, or wasm built with -pthread).
-bool threads_supported();
-
 /// Sets the number of threads that products use, caller included, in [1, kMaxThreads]; 1 runs
 /// everything on the caller. Starts or stops helpers; call it between translations, not during one.
-/// Where threads are not supported any value behaves as 1. @return the number now in use.
+/// In a build without threads (the single-thread wasm) any value behaves as 1. @return the number now in use.
 int set_thread_count(int n);
 
 /// The number of threads products use (1 until set_thread_count says otherwise).
