@@ -107,7 +107,8 @@ def main():
 
     sp = spm.SentencePieceProcessor(model_proto=tensors["tokenizer.spm"].numpy().tobytes())
     lines = [line.rstrip("\n") for line in open(args.src, encoding="utf-8")]
-    json.dump({"config": c, "vocab": json.loads(metadata["vocab"]),
+    vocab = json.loads(metadata["vocab"]) if "vocab" in metadata else [sp.id_to_piece(i) for i in range(sp.get_piece_size())]
+    json.dump({"config": c, "vocab": vocab,
                "sources": [sp.encode(line) + [c["eos_id"]] for line in lines]},
               open(os.path.join(args.out, "sources.json"), "w"))
     print(f"wrote {args.out}: encoder.onnx, decoder.onnx, sources.json ({len(lines)} sentences)")

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <iterator>
 
 #include "decoding/beam_search.h"
 #include "decoding/confidence.h"
@@ -26,16 +25,25 @@ Translator Translator::from_bytes(const FileBytes& bytes, size_t size) {
   ModelFile file = ModelFile::parse(bytes, size);
   auto tokenizer = std::make_shared<const Tokenizer>(file.source_spm, file.target_spm, std::move(file.vocab),
                                                file.config.unk_id);
+  if (tokenizer->vocab_size() != file.config.vocab_size) {
+    fail_model_format("the SentencePiece model has " + std::to_string(tokenizer->vocab_size()) +
+                      " pieces, the config says " + std::to_string(file.config.vocab_size));
+  }
   auto model = std::make_shared<const Transformer>(std::move(file.config), std::move(file.weights));
   return Translator(std::move(model), std::move(tokenizer));
 }
 
 Translator Translator::from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error(ErrorCode::kModelFormat, "cannot open model file '" + path + "'");
-  const auto bytes = std::make_shared<const std::vector<uint8_t>>(std::istreambuf_iterator<char>(in),
-                                                                  std::istreambuf_iterator<char>());
-  return from_bytes(FileBytes(bytes, bytes->data()), bytes->size());
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw Error(ErrorCode::kModelFormat, "cannot read model file '" + path + "'");
+  std::shared_ptr<uint8_t> bytes = allocate_file_bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.get()), size)) {
+    throw Error(ErrorCode::kModelFormat, "cannot read model file '" + path + "'");
+  }
+  return from_bytes(bytes, static_cast<size_t>(size));
 }
 
 const ModelConfig& Translator::config() const { return model_->config(); }

@@ -5,7 +5,7 @@
       --out models/multi30k-en-de/multi30k-en-de.crossattn --fixture tests/fixtures/multi30k-en-de.parity.safetensors
 
 The model file is a safetensors container (docs/model-format.md): weights under the names the engine
-reads, the SentencePiece model as a U8 tensor, and metadata with the config and the vocabulary.
+reads, the SentencePiece model as a U8 tensor (whose pieces are the vocabulary), and metadata with the config.
 Weights are stored as fp16 by default (--dtype f32 for full precision); the fixture is computed by
 PyTorch from the same rounded weights, so that the engine must match it to float32 accuracy.
 """
@@ -80,7 +80,6 @@ def main():
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "config": json.dumps(engine_config),
-        "vocab": json.dumps([sp.id_to_piece(i) for i in range(sp.get_piece_size())], ensure_ascii=False),
         "tokenizer": json.dumps({"type": "sentencepiece", "source_spm": "tokenizer.spm", "target_spm": "tokenizer.spm"}),
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

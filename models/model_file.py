@@ -7,9 +7,9 @@ import argparse
 import json
 import re
 import struct
-import zlib
 
 import torch
+import xxhash
 
 FORMAT, FORMAT_VERSION = "crossattn", "1"
 DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.uint8: "U8", torch.int32: "I32", torch.int8: "I8"}
@@ -50,7 +50,7 @@ def engine_name(name):
     return name
 
 
-CHECKSUM_ZEROS = "crc32:00000000"
+CHECKSUM_ZEROS = "xxh3:" + "0" * 16
 
 
 def int8_panels(q):
@@ -88,7 +88,7 @@ def _tensor_order(tensors):
 def write_safetensors(path, tensors, metadata):
     """Writes {name: tensor} and a {str: str} metadata map as safetensors, in _tensor_order, the header
     padded to 8 bytes. A model file (metadata format "crossattn") gets its `checksum`
-    (docs/model-format.md): the CRC-32 of the whole file with the checksum's 8 hex digits read as
+    (docs/model-format.md): the XXH3-64 of the whole file with the checksum's 16 hex digits read as
     zeros, written into those digits."""
     order = _tensor_order(tensors)
     if metadata.get("format") == FORMAT:
@@ -104,8 +104,10 @@ def write_safetensors(path, tensors, metadata):
     header_bytes += b" " * (-len(header_bytes) % 8)
     head = struct.pack("<Q", len(header_bytes)) + header_bytes
     if "checksum" in metadata:
-        crc = zlib.crc32(b"".join(blobs), zlib.crc32(head))
-        head = head.replace(CHECKSUM_ZEROS.encode(), f"crc32:{crc:08x}".encode(), 1)
+        digest = xxhash.xxh3_64(head)
+        for blob in blobs:
+            digest.update(blob)
+        head = head.replace(CHECKSUM_ZEROS.encode(), f"xxh3:{digest.intdigest():016x}".encode(), 1)
     with open(path, "wb") as f:
         f.write(head)
         for blob in blobs:

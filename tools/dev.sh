@@ -11,9 +11,10 @@ export CROSSATTN_DATA=${CROSSATTN_DATA:-$(cd .. && pwd)/shared/data}
 export NODE_PATH=/usr/share/nodejs
 
 # Serving needs the WebAssembly build only; testing also the native build, PyTorch and a browser.
-PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev)
+PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev libxxhash-dev)
 [ "$mode" = serve ] || PACKAGES+=(g++ pkg-config libgtest-dev libsentencepiece-dev chromium python3-torch
-                                 python3-sentencepiece libopenblas0-openmp clang libclang-rt-dev python3-onnx)
+                                 python3-sentencepiece libopenblas0-openmp clang libclang-rt-dev python3-onnx
+                                 python3-xxhash)
 # Node 20 may come from elsewhere than Debian (whose nodejs is older): install it only when absent.
 command -v node > /dev/null || PACKAGES+=(nodejs npm)
 

@@ -39,17 +39,18 @@ ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) {
   ModelFile model;
   model.config = ModelConfig::from_json(file.metadata("config"));
   try {
-    const auto vocab = nlohmann::json::parse(file.metadata("vocab"));
-    model.vocab = vocab.get<std::vector<std::string>>();
+    if (const std::string* vocab = file.find_metadata("vocab")) {
+      model.vocab = nlohmann::json::parse(*vocab).get<std::vector<std::string>>();
+      if (static_cast<int>(model.vocab.size()) != model.config.vocab_size) {
+        fail_model_format("the vocabulary has " + std::to_string(model.vocab.size()) + " pieces, the config says " +
+                          std::to_string(model.config.vocab_size));
+      }
+    }
     const auto tokenizer = nlohmann::json::parse(file.metadata("tokenizer"));
     model.source_spm = read_bytes_tensor(file, tokenizer.at("source_spm").get<std::string>());
     model.target_spm = read_bytes_tensor(file, tokenizer.at("target_spm").get<std::string>());
   } catch (const nlohmann::json::exception& e) {
     fail_model_format(std::string("metadata 'vocab' or 'tokenizer' is malformed (") + e.what() + ")");
-  }
-  if (static_cast<int>(model.vocab.size()) != model.config.vocab_size) {
-    fail_model_format("the vocabulary has " + std::to_string(model.vocab.size()) + " pieces, the config says " +
-         std::to_string(model.config.vocab_size));
   }
   model.weights = TransformerWeights::load(file, model.config, bytes);
   return model;

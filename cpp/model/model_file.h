@@ -1,6 +1,7 @@
 // One self-contained model file: a safetensors container (docs/model-format.md) whose metadata
-// holds the config, the vocabulary and the names of the SentencePiece tensors, and whose tensors
-// hold the weights and the tokenizer model bytes.
+// holds the config, the names of the SentencePiece tensors and, for vocabularies that number pieces
+// otherwise than SentencePiece does, the vocabulary; its tensors hold the weights and the tokenizer
+// model bytes.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,9 @@ struct ModelFile {
   ModelConfig config;
   TransformerWeights weights;
   std::string source_spm, target_spm;  // serialized SentencePiece models
-  std::vector<std::string> vocab;      // [vocab_size] pieces, id = index
+  // [vocab_size] pieces, id = index; empty when the file has no `vocab`: the pieces are then those
+  // of the target SentencePiece model, in its id order (every file export.py writes).
+  std::vector<std::string> vocab;
 
   /// Parses the `size` bytes of a model file at `bytes`. int8 weights in the kernel layout are used
   /// in place and keep `bytes` alive; nothing else refers to it after parse. Raises Error(kModelFormat) for anything truncated,

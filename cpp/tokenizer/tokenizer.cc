@@ -151,15 +151,24 @@ std::vector<int> Tokenizer::to_ids(const std::vector<std::string>& pieces) const
   std::vector<int> ids;
   ids.reserve(pieces.size());
   for (const auto& p : pieces) {
+    if (vocab_.empty()) {
+      const int id = target_->PieceToId(p);  // SentencePiece's unk for a piece it lacks
+      ids.push_back(id == target_->unk_id() && p != target_->IdToPiece(id) ? unk_id_ : id);
+      continue;
+    }
     auto it = piece_to_id_.find(p);
     ids.push_back(it == piece_to_id_.end() ? unk_id_ : it->second);
   }
   return ids;
 }
 
+int Tokenizer::vocab_size() const {
+  return vocab_.empty() ? target_->GetPieceSize() : static_cast<int>(vocab_.size());
+}
+
 const std::string& Tokenizer::piece(int id) const {
   if (id < 0 || id >= vocab_size()) throw Error(ErrorCode::kInvalidInput, "token id out of range");
-  return vocab_[static_cast<size_t>(id)];
+  return vocab_.empty() ? target_->IdToPiece(id) : vocab_[static_cast<size_t>(id)];
 }
 
 std::string Tokenizer::decode_pieces(const std::vector<std::string>& pieces) const {

@@ -28,8 +28,9 @@ enum class Side { kSource, kTarget };
 class Tokenizer {
  public:
   /// source_spm / target_spm: serialized SentencePiece models (the bytes of a .model file);
-  /// vocab: the model's pieces, id = index. Raises Error(kTokenizer) if SentencePiece rejects a
-  /// model, Error(kModelFormat) if the vocabulary has duplicate pieces.
+  /// vocab: the model's pieces, id = index, or empty for the target model's own pieces and ids
+  /// (no copy of them: SentencePiece's tables serve both lookups). Raises Error(kTokenizer) if
+  /// SentencePiece rejects a model, Error(kModelFormat) if the vocabulary has duplicate pieces.
   Tokenizer(const std::string& source_spm, const std::string& target_spm, std::vector<std::string> vocab,
             int unk_id);
   ~Tokenizer();
@@ -46,14 +47,14 @@ class Tokenizer {
   /// Detokenized text of target pieces (special pieces such as </s> must be removed first).
   std::string decode_pieces(const std::vector<std::string>& pieces) const;
 
-  int vocab_size() const { return static_cast<int>(vocab_.size()); }
+  int vocab_size() const;
 
  private:
   // One processor for both sides when the file holds one joint model (loading one costs ~40% of a
   // model's load time).
   std::shared_ptr<const sentencepiece::SentencePieceProcessor> source_, target_;
-  std::vector<std::string> vocab_;
-  std::unordered_map<std::string, int> piece_to_id_;
+  std::vector<std::string> vocab_;                     // empty: target_'s pieces
+  std::unordered_map<std::string, int> piece_to_id_;  // of vocab_
   int unk_id_;
 };
 

@@ -124,6 +124,17 @@ TEST(Checksum, Crc32MatchesTheCatalogueAndChains) {
   }
 }
 
+TEST(Checksum, Xxh3MatchesTheReference) {
+  // Values of Python's xxhash.xxh3_64 (python3-xxhash), which models/model_file.py writes.
+  const std::string check = "123456789";
+  EXPECT_EQ(xxh3_64(reinterpret_cast<const uint8_t*>(check.data()), check.size()), 0x72dcb18b67a17dffull);
+  EXPECT_EQ(xxh3_64(nullptr, 0), 0x2d06800538d394c2ull);
+  // 256,000 bytes: several of the 64 KiB blocks it hashes one call at a time, and a partial one.
+  std::vector<uint8_t> bytes(256000);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i);
+  EXPECT_EQ(xxh3_64(bytes.data(), bytes.size()), 0x776474c39d20f9aaull);
+}
+
 TEST_F(DamagedFileTest, ChecksumErrorSaysTheFileIsDamaged) {
   std::vector<uint8_t> damaged = bytes_;
   damaged[damaged.size() / 2] ^= 1;
