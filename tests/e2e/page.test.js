@@ -220,7 +220,7 @@ test('both directions: the swap button turns the translation around, and the cho
   expect(await page.inputValue('#direction')).toBe('de-en');
   expect(await page.textContent('#target')).toMatch(/station/i);
   expect([await page.textContent('#source-lang'), await page.textContent('#target-lang')]).toEqual(['German', 'English']);
-  expect(await page.textContent('#model-card')).toBe('tatoeba-de-en');
+  expect(await page.textContent('#model-card')).toBe('general-de-en');
   expect(await heatmapRows()).toBe(Number(await page.getAttribute('#heatmap', 'data-target-tokens')));
   await page.screenshot({ path: new URL('de-en.png', SCREENSHOTS).pathname, fullPage: true });
 

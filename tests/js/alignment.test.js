@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { InvalidInputError, Translator, pharaoh } from '../../dist/index.js';
+import { InvalidInputError, Translator, modelFor, parseCatalog, pharaoh } from '../../dist/index.js';
 import { alignmentErrorRate } from '../../tools/aer.js';
 import { readLines } from '../../tools/bleu.js';
 import { MODEL, NATIVE_CLI, ROOT } from './paths.js';
@@ -191,7 +191,12 @@ describe('alignSymmetric (both directions)', () => {
                         { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.split('\n').slice(0, -1);
-    expect(lines[5]).toBe(pharaoh(await enDe.alignSymmetric(deEn, src[5], tgt[5])));
+    const catalog = parseCatalog(readFileSync(`${ROOT}models/catalog.json`, 'utf8'), `${ROOT}models/`);
+    const [forward, reverse] = await Promise.all([modelFor(catalog, 'en', 'de'), modelFor(catalog, 'de', 'en')]
+      .map((entry) => Translator.load(entry.model)));
+    expect(lines[5]).toBe(pharaoh(await forward.alignSymmetric(reverse, src[5], tgt[5])));
+    forward.dispose();
+    reverse.dispose();
     expect(alignmentErrorRate(gold, lines).aer).toBeLessThan(0.3);
   });
 

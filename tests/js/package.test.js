@@ -84,5 +84,5 @@ test('installed from the tarballs: the CLI finds the installed model, and names 
   expect(ok.stdout).toMatch(/\b(Bahnhof|wo)\b/i);
   const missing = spawnSync(bin, ['translate', '--from', 'de', '--to', 'en', 'Wo ist der Bahnhof?'], { encoding: 'utf8' });
   expect(missing.status).toBe(1);
-  expect(missing.stderr.trim()).toBe('crossattn: no de→en model is installed: npm install crossattn-tatoeba-de-en, or pass --model FILE');
+  expect(missing.stderr.trim()).toBe('crossattn: no de→en model is installed: npm install crossattn-general-de-en, or pass --model FILE');
 });
