@@ -186,18 +186,25 @@ describe('alignSymmetric (both directions)', () => {
     expect(pharaoh(both)).toMatch(/^0-0 1-1 2-2 3-3 /);  // Ein-A schwarzer-black Hund-dog rennt-runs
   });
 
-  test('crossattn align --symmetric uses the catalog model of the other direction, as the API does', async () => {
-    const r = spawnSync('node', [`${ROOT}dist/cli.js`, 'align', '--src', `${GOLD}.en`, '--tgt', `${GOLD}.de`, '--symmetric'],
-                        { encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
-    const lines = r.stdout.split('\n').slice(0, -1);
+  test('crossattn align uses the catalog models of both directions by default, as alignSymmetric does', async () => {
+    const align = (...flags) => {
+      const r = spawnSync('node', [`${ROOT}dist/cli.js`, 'align', '--src', `${GOLD}.en`, '--tgt', `${GOLD}.de`, ...flags],
+                          { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.split('\n').slice(0, -1);
+    };
+    const lines = align();
+    expect(align('--symmetric')).toEqual(lines);
     const catalog = parseCatalog(readFileSync(`${ROOT}models/catalog.json`, 'utf8'), `${ROOT}models/`);
     const [forward, reverse] = await Promise.all([modelFor(catalog, 'en', 'de'), modelFor(catalog, 'de', 'en')]
       .map((entry) => Translator.load(entry.model)));
     expect(lines[5]).toBe(pharaoh(await forward.alignSymmetric(reverse, src[5], tgt[5])));
+    expect(align('--one-direction')[5]).toBe(pharaoh((await forward.align(src[5], tgt[5])).alignment));
     forward.dispose();
     reverse.dispose();
     expect(alignmentErrorRate(gold, lines).aer).toBeLessThan(0.3);
+    const both = spawnSync('node', [`${ROOT}dist/cli.js`, 'align', '--src', 'a', '--tgt', 'b', '--symmetric', '--one-direction']);
+    expect(both.status).toBe(2);
   });
 
   test('a model of the same direction, or subword links, are a clear error', async () => {
