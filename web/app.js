@@ -58,7 +58,7 @@ function render() {
   for (const id of PANELS) $(id).hidden = empty;
   if (empty) return;
   renderHeatmap();
-  drawAlignment($('alignment'), current, $('tooltip'));
+  showAlignment();
   const { uniform, sharpest } = drawHeadGrid($('head-grid'), current.crossAttention, (layer, head) => {
     $('layer').value = String(layer);
     $('head').value = String(head);
@@ -68,6 +68,40 @@ function render() {
   $('entropy-scale').textContent = `0 if a head attends to one source token, ${uniform.toFixed(2)} if it spreads evenly ` +
     `over all ${current.sourceTokens.length}; the sharpest here is ${sharpest.toFixed(2)} (bold)`;
   renderExplain($('explain'), current, current.config, architecture);
+}
+
+function showAlignment() {
+  drawAlignment($('alignment'), current, $('tooltip'));
+  const [from, to] = current.direction.split('-');
+  $('alignment').dataset.directions = current.bothDirections ? '2' : '1';
+  $('alignment-directions').textContent = current.bothDirections
+    ? `, averaged with the ${languageName(to)}→${languageName(from)} model's alignment of the same pair (both ` +
+      'directions symmetrized: 26.8% alignment error on the RWTH gold, against 32.9% for one)'
+    : `; once the ${languageName(to)}→${languageName(from)} model is loaded too (the swap button), both models' ` +
+      'alignments are averaged';
+}
+
+// With the model of the opposite direction loaded (after a swap), each sentence of `list` gets the
+// symmetrized word alignment of both models (Translator.symmetrize; docs/alignment.md measures it
+// against one direction). The other model is never loaded for this alone. A failure keeps the one
+// direction's alignment, which the page already shows.
+async function alignBothWays(list) {
+  const [from, to] = list[0]?.direction.split('-') ?? [];
+  const reverse = pools.get(`${to}-${from}`), pool = translator;
+  if (!reverse || !pool) return;
+  try {
+    const back = await reverse;
+    for (const r of list) {
+      if (!r.alignment || r.targetTokens.length === 0) continue;
+      const backward = await back.align(r.text, r.source, { attention: false, alignment: true });
+      if (sentences !== list) return;  // a newer translation replaced these
+      r.alignment = await pool.symmetrize(r.alignment, backward.alignment);
+      r.bothDirections = true;
+      if (r === current) showAlignment();
+    }
+  } catch {
+    // the one direction's alignment stays
+  }
 }
 
 function renderHeatmap() {
@@ -142,6 +176,7 @@ async function translate() {
     fillSelect($('sentence'), parts.map((p, i) => [i, `${i + 1}: ${p.length > 40 ? p.slice(0, 40) + '…' : p}`]));
     $('sentence-control').hidden = parts.length < 2;
     selectSentence();
+    alignBothWays(sentences);
   } catch (e) {
     if (e.name === 'CancelledError') {
       document.body.dataset.cancelled = String(Number(document.body.dataset.cancelled ?? 0) + 1);

@@ -1,6 +1,7 @@
 import type { EngineModule, EngineTranslation, WasmTranslator } from './crossattn.mjs';
 import {
-  rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type ResidualStats, type WordAlignment,
+  rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type EngineAlignment, type ResidualStats,
+  type WordAlignment,
 } from './alignment.js';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
@@ -399,7 +400,34 @@ export class Translator {
     if ('error' in forward) throw errorFromEngine(forward.error);
     const backward = reverse.liveEngine().align(tgt, src, reverse.checkOptions({ ...options, attention: false, alignment }));
     if ('error' in backward) throw errorFromEngine(backward.error);
-    const both = this.liveEngine().symmetrize(forward.alignment!, backward.alignment!,
+    return this.symmetrizeEngine(forward.alignment!, backward.alignment!, alignment);
+  }
+
+  /**
+   * The symmetrization step of alignSymmetric on alignments already at hand: `forward`, this
+   * model's alignment of a pair ([targetWords][sourceWords], from align() or translate() with
+   * alignment), and `backward`, the reverse model's alignment of the same pair the other way round
+   * ([sourceWords][targetWords]). Their weights are averaged and linked by alignment.method and
+   * alignment.threshold (the other options were used by the alignments themselves). For pages whose
+   * two models run in different workers (WorkerTranslator.symmetrize).
+   * @throws InvalidInputError if the two do not cover the same words, or for a bad option.
+   */
+  symmetrize(forward: WordAlignment, backward: WordAlignment, alignment: AlignmentOptions = {}): WordAlignment {
+    this.checkOptions({ attention: false, alignment });
+    const flat = (a: WordAlignment): EngineAlignment => {
+      if (!Array.isArray(a?.weights) || a.weights.some((row) => row.length !== a.weights[0].length)) {
+        throw new InvalidInputError('an alignment needs weights: rows of one length each');
+      }
+      return {
+        srcLen: a.weights[0]?.length ?? 0, tgtLen: a.weights.length, links: a.links,
+        weights: Float32Array.from(a.weights.flatMap((row) => Array.from(row))),
+      };
+    };
+    return this.symmetrizeEngine(flat(forward), flat(backward), alignment);
+  }
+
+  private symmetrizeEngine(forward: EngineAlignment, backward: EngineAlignment, alignment: AlignmentOptions): WordAlignment {
+    const both = this.liveEngine().symmetrize(forward, backward,
                                               JSON.stringify({ method: alignment.method, threshold: alignment.threshold }));
     if ('error' in both) throw errorFromEngine(both.error);
     return toWordAlignment(both);

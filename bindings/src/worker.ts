@@ -7,14 +7,15 @@
  * For long documents, WorkerPool spreads the sentences over several such workers.
  *
  * Protocol: the page posts {id, type: 'load', model, wasm?}, {id, type: 'translate', text, options},
- * {id, type: 'translateBatch', texts, options}, {id, type: 'align', source, target, options} or
- * {id, type: 'cancel'} (for an earlier request's id); options are TranslateOptions without
+ * {id, type: 'translateBatch', texts, options}, {id, type: 'align', source, target, options},
+ * {id, type: 'symmetrize', forward, backward, alignment} or {id, type: 'cancel'} (for an earlier request's id); options are TranslateOptions without
  * functions and signals, plus stream (send token events) and cancellable (yield between steps so
  * that a cancel can arrive). The worker answers {id, type: 'progress', loaded, total},
  * {id, type: 'token', event}, {id, type: 'result', value} or {id, type: 'error', error: {name, message}}.
  * A cancelled request rejects at once on the page with CancelledError; the worker stops at its next
  * decoder step and is free for the next request.
  */
+import type { AlignmentOptions, WordAlignment } from './alignment.js';
 import { CrossattnError, DisposedError, WorkerError, errorFromEngine } from './errors.js';
 import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
 import { prepareEngine, type ThreadsOption, type WasmSource } from './engine.js';
@@ -32,6 +33,7 @@ type Request =
   | { id: number; type: 'translate'; text: string; options?: WireOptions }
   | { id: number; type: 'translateBatch'; texts: string[]; options?: WireOptions }
   | { id: number; type: 'align'; source: string; target: string; options?: WireOptions }
+  | { id: number; type: 'symmetrize'; forward: WordAlignment; backward: WordAlignment; alignment?: AlignmentOptions }
   | { id: number; type: 'cancel' };
 
 /** A request before the client numbers it (Omit distributed over the union). */
@@ -72,6 +74,9 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
           onProgress: (loaded, total) => port.postMessage({ id: request.id, type: 'progress', loaded, total }),
         });
         port.postMessage({ id: request.id, type: 'result', value: { config: translator.config, threads: translator.threads } });
+      } else if (request.type === 'symmetrize') {
+        if (translator === null) throw new DisposedError('no model is loaded in this worker');
+        port.postMessage({ id: request.id, type: 'result', value: translator.symmetrize(request.forward, request.backward, request.alignment) });
       } else {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
         const { stream, cancellable, ...rest } = request.options ?? {};
@@ -171,6 +176,11 @@ export class WorkerTranslator {
   /** Same contract as Translator.align. */
   align(source: string, target: string, options: TranslateOptions = {}): Promise<Translation> {
     return this.call({ type: 'align', source, target, options: toWire(options) }, options) as Promise<Translation>;
+  }
+
+  /** Same contract as Translator.symmetrize (for a backward alignment from another worker's model). */
+  symmetrize(forward: WordAlignment, backward: WordAlignment, alignment: AlignmentOptions = {}): Promise<WordAlignment> {
+    return this.call({ type: 'symmetrize', forward, backward, alignment }) as Promise<WordAlignment>;
   }
 
   /** Ends the worker and with it the wasm memory. */
@@ -282,6 +292,11 @@ export class WorkerPool {
   /** Same contract as Translator.align, on the pool's first worker. */
   align(source: string, target: string, options: TranslateOptions = {}): Promise<Translation> {
     return this.translators[0].align(source, target, options);
+  }
+
+  /** Same contract as Translator.symmetrize, on the pool's first worker. */
+  symmetrize(forward: WordAlignment, backward: WordAlignment, alignment: AlignmentOptions = {}): Promise<WordAlignment> {
+    return this.translators[0].symmetrize(forward, backward, alignment);
   }
 
   /** Ends every worker. */

@@ -183,7 +183,9 @@ WordAlignment align_words(const CrossAttentionView& a, const WordMap& src, const
 
 WordAlignment symmetrize(const WordAlignment& forward, const WordAlignment& backward, AlignmentMethod method,
                          float threshold) {
-  check(forward.src_len == backward.tgt_len && forward.tgt_len == backward.src_len &&
+  check(forward.src_len >= 0 && forward.tgt_len >= 0 && forward.src_len == backward.tgt_len &&
+            forward.tgt_len == backward.src_len &&
+            forward.weights.size() == static_cast<size_t>(forward.src_len) * static_cast<size_t>(forward.tgt_len) &&
             forward.weights.size() == backward.weights.size(),
         "the two alignments are not of the same sentence pair in opposite directions");
   check(threshold > 0.0f && threshold <= 1.0f, "the alignment threshold must lie in (0, 1]");

@@ -244,6 +244,20 @@ test('both directions: the swap button turns the translation around, and the cho
   await shown(dog, 'en-de');
   expect(await page.textContent('#target')).toMatch(/Hund/);
   expect(await page.textContent('#model-card')).toBe('tatoeba-en-de');
+  // Both models are loaded now: the word alignment becomes the symmetrized one of both directions,
+  // the same links as the API's alignSymmetric of the pair.
+  await page.waitForSelector('#alignment[data-directions="2"]', { state: 'attached' });
+  expect(await page.textContent('#alignment-directions')).toMatch(/German→English model/);
+  const drawn = await page.$$eval('#alignment .links line', (lines) => lines.map((l) => `${l.dataset.source}-${l.dataset.target}`).join(' '));
+  const hund = (await page.textContent('#target')).trim();
+  const expected = await page.evaluate(`(async () => {
+    const { Translator, modelFor, parseCatalog, pharaoh } = await import('/dist/index.js');
+    const catalog = parseCatalog(await (await fetch('/models/catalog.json')).text(), new URL('/models/catalog.json', location.href).href);
+    const [forward, reverse] = await Promise.all([modelFor(catalog, 'en', 'de'), modelFor(catalog, 'de', 'en')].map((e) => Translator.load(e.model)));
+    const both = await forward.alignSymmetric(reverse, ${JSON.stringify(dog)}, ${JSON.stringify(hund)});
+    return pharaoh(both);
+  })()`);
+  expect(drawn).toBe(expected);
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });

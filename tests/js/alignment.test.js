@@ -207,6 +207,19 @@ describe('alignSymmetric (both directions)', () => {
     expect(both.status).toBe(2);
   });
 
+  test('symmetrize links two alignments made apart exactly as alignSymmetric does, and refuses mismatched ones', async () => {
+    const [en, de] = ['A black dog runs through the snow.', 'Ein schwarzer Hund rennt durch den Schnee.'];
+    const forward = (await enDe.align(en, de)).alignment, backward = (await deEn.align(de, en)).alignment;
+    const both = await enDe.alignSymmetric(deEn, en, de);
+    const joined = enDe.symmetrize(forward, backward);
+    expect(joined.links).toEqual(both.links);
+    joined.weights.forEach((row, t) => row.forEach((w, s) => expect(w).toBeCloseTo(both.weights[t][s], 6)));
+    const oblong = (await enDe.align('A dog runs.', 'Ein Hund rennt schnell.')).alignment;  // 4 x 3 words
+    expect(() => enDe.symmetrize(oblong, oblong)).toThrow(InvalidInputError);  // not the other way round
+    expect(() => enDe.symmetrize(forward, { links: [], weights: [new Float32Array(3), new Float32Array(2)] })).toThrow(InvalidInputError);
+    expect((await enDe.translate('A dog.')).text).toBeTruthy();  // still usable
+  });
+
   test('a model of the same direction, or subword links, are a clear error', async () => {
     await expect(enDe.alignSymmetric(enDe, 'A dog.', 'Ein Hund.')).rejects.toThrow(InvalidInputError);
     await expect(enDe.alignSymmetric(deEn, 'A dog.', 'Ein Hund.', { alignment: { mergeSubwords: false } })).rejects.toThrow(/words/);
