@@ -11,9 +11,11 @@ Marian 'transformer' as in browsermt/marian-dev e88c1aa (the commit inside @brow
                    <prefix>_W1,_b1,_W2,_b2; layer norms <prefix>_ln_scale[_pre], _ln_bias[_pre])
   binary layout    src/common/binary.cpp (saveItems / loadItems); only this format loads from memory
   W layout         Marian computes x @ W (W is [in, out]); ours is y = x W^T (W is [out, in]): transposed.
-Our interleaved sinusoid layout is matched by permuting the residual dimensions; what cannot be matched
+Our interleaved sinusoid layout is matched by permuting the residual dimensions. Marian computes the same
+function as our engine only for a model trained with its conventions (post-norm, sinusoidal_layout
+"marian", decoder_start "zero", layer_norm_eps 1e-6); for any other model the export says what differs
 (Marian's pre-norm keys and values skip the layer norm, its decoder starts from a zero vector, its position
-frequencies and layer-norm epsilon differ) is in docs/bergamot.md.
+frequencies and layer-norm epsilon differ: docs/bergamot.md).
 
 --gemm-type intgemm8 stores the 2-D weight matrices as marian-conv does
 (src/tensors/cpu/expression_graph_packable.h:190-235): Type::intgemm8, the matrix transposed to [out, in],
@@ -66,7 +68,7 @@ def write_marian_bin(path, items):
 def residual_permutation(d, layout):
     """perm[m] = our dimension that becomes Marian dimension m: Marian's sinusoid puts the sines in the
     first half of the dimensions and the cosines in the second (src/graph/node_initializers.cpp:215-234)."""
-    if layout == "halves":
+    if layout in ("halves", "marian"):
         return np.arange(d)
     assert layout == "interleaved"
     h = d // 2
@@ -89,6 +91,14 @@ def main():
             sys.exit(f"unsupported config: {key}={c[key]!r} (this prototype handles {want!r})")
     d, v = c["d_model"], c["vocab_size"]
     pre = c["layer_norm"] == "pre"
+    differences = [what for what, differs in [
+        ("pre-norm (Marian's keys and values skip the layer norm)", pre),
+        ("the decoder starts from a token's embedding, Marian's from a zero vector",
+         c.get("decoder_start", "token") != "zero"),
+        ("the position frequencies are not Marian's", c["sinusoidal_layout"] != "marian"),
+        ("the layer-norm epsilon is not Marian's 1e-6", c["layer_norm_eps"] != 1e-6)] if differs]
+    if differences:
+        print("Marian will compute a different function from this model's: " + "; ".join(differences), file=sys.stderr)
     perm = torch.as_tensor(residual_permutation(d, c["sinusoidal_layout"]))
 
     def T(name):  # fp32 tensor, int8 dequantized

@@ -50,7 +50,10 @@ class Decoder(nn.Module):
         n = len(m.decoder_layers)
         past, cross = caches[: 2 * n], caches[2 * n :]
         position = past[0].shape[2]
-        y = m.shared(input_ids) * m.embed_scale + m.positions[position]  # [1, 1, D]
+        y = m.shared(input_ids) * m.embed_scale  # [1, 1, D]
+        if c.get("decoder_start", "token") == "zero":  # the first step's input is the zero vector
+            y = y * (position > 0)
+        y = y + m.positions[position]
         presents = []
         for i, layer in enumerate(m.decoder_layers):
 

@@ -7,7 +7,9 @@ Dimension legend used in shape comments:
   B batch, S src_len, T tgt_len, D d_model, H n_heads, Dk d_model / n_heads, F d_ff, V vocab_size
 
 The config keys (see docs/model-format.md) are general enough to express HF MarianMT
-(OPUS-MT) checkpoints: post-norm, swish, sinusoidal positions in halves, final_logits_bias.
+(OPUS-MT) checkpoints: post-norm, swish, sinusoidal positions in halves, final_logits_bias; and
+native Marian's own conventions (sinusoidal_layout "marian", decoder_start "zero"), so that a model
+trained with them computes in Bergamot what it computes here (docs/bergamot.md).
 """
 import math
 
@@ -22,22 +24,26 @@ def sinusoidal_positions(length, d_model, layout):
     """Sinusoidal position encodings [length, d_model] (Vaswani et al. 2017, section 3.5).
 
     layout "interleaved": sin on even dimensions, cos on odd ones (the paper);
-    layout "halves": sin in the first half, cos in the second (Marian, HF MarianMT).
+    layout "halves": sin in the first half, cos in the second (HF MarianMT), the same frequencies;
+    layout "marian": halves with native Marian's frequencies 10000^(-i / (d_model/2 - 1)), i < d_model/2
+    (src/graph/node_initializers.cpp, sinusoidalPositionEmbeddings). cpp/model/positions.cc is the same.
     """
+    if layout not in ("interleaved", "halves", "marian"):
+        raise ValueError(f"unknown sinusoidal layout {layout!r}")
+    half = d_model // 2
     pos = torch.arange(length, dtype=torch.float32)[:, None]  # [L, 1]
-    inv_freq = torch.exp(
-        torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)
-    )  # [D/2]
+    if layout == "marian":
+        inv_freq = torch.exp(torch.arange(half, dtype=torch.float32) * (-math.log(10000.0) / (half - 1)))  # [D/2]
+    else:
+        inv_freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
     angles = pos * inv_freq  # [L, D/2]
     out = torch.zeros(length, d_model)
     if layout == "interleaved":
         out[:, 0::2] = torch.sin(angles)
         out[:, 1::2] = torch.cos(angles)
-    elif layout == "halves":
-        out[:, : d_model // 2] = torch.sin(angles)
-        out[:, d_model // 2 :] = torch.cos(angles)
     else:
-        raise ValueError(f"unknown sinusoidal layout {layout!r}")
+        out[:, :half] = torch.sin(angles)
+        out[:, half:] = torch.cos(angles)
     return out
 
 
@@ -156,8 +162,13 @@ class Transformer(nn.Module):
         with torch.no_grad():
             self.shared.weight[c["pad_id"]].zero_()
 
-    def embed(self, ids):  # [B, L] -> [B, L, D]
-        x = self.shared(ids) * self.embed_scale + self.positions[: ids.shape[1]]
+    def embed(self, ids, zero_at_start=False):  # [B, L] -> [B, L, D]
+        """Scaled embeddings plus positions; with zero_at_start, position 0 gets its encoding alone (the
+        decoder's first input under config "decoder_start": "zero", native Marian's convention)."""
+        x = self.shared(ids) * self.embed_scale
+        if zero_at_start:
+            x = torch.cat([torch.zeros_like(x[:, :1]), x[:, 1:]], 1)
+        x = x + self.positions[: ids.shape[1]]
         return F.dropout(x, self.c["dropout"], self.training)
 
     def encode(self, src):  # src [B, S] -> encoder_out [B, S, D], src_mask [B, 1, 1, S]
@@ -172,7 +183,7 @@ class Transformer(nn.Module):
         with last_only the logits of the last position alone, [B, 1, V] (greedy decoding needs no more)."""
         t = tgt_in.shape[1]
         tgt_mask = torch.ones(t, t, dtype=torch.bool, device=tgt_in.device).tril()[None, None]  # [1, 1, T, T]
-        y, cross = self.embed(tgt_in), []
+        y, cross = self.embed(tgt_in, zero_at_start=self.c.get("decoder_start", "token") == "zero"), []
         for layer in self.decoder_layers:
             y, weights = layer(y, encoder_out, tgt_mask, src_mask)
             cross.append(weights)

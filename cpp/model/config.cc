@@ -62,6 +62,7 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   const auto layout = get_or<std::string>(j, "sinusoidal_layout", "interleaved");
   if (layout == "interleaved") c.sinusoidal_layout = SinusoidalLayout::kInterleaved;
   else if (layout == "halves") c.sinusoidal_layout = SinusoidalLayout::kHalves;
+  else if (layout == "marian") c.sinusoidal_layout = SinusoidalLayout::kMarian;
   else fail("unknown sinusoidal_layout '" + layout + "'");
   c.max_positions = get<int>(j, "max_positions");
   c.tied_embeddings = get<bool>(j, "tied_embeddings");
@@ -73,6 +74,9 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   c.bos_id = get<int>(j, "bos_id");
   c.eos_id = get<int>(j, "eos_id");
   c.decoder_start_id = get_or<int>(j, "decoder_start_id", c.bos_id);
+  const auto decoder_start = get_or<std::string>(j, "decoder_start", "token");
+  if (decoder_start != "token" && decoder_start != "zero") fail("decoder_start must be \"token\" or \"zero\"");
+  c.zero_decoder_start = decoder_start == "zero";
   c.alignment_layer = get_or<int>(j, "alignment_layer", -1);
   c.alignment_head = get_or<int>(j, "alignment_head", -1);
 
@@ -82,6 +86,7 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
     fail("d_model must be a positive multiple of n_heads");
   }
   if (c.d_model % 2 != 0) fail("sinusoidal positions need an even d_model");
+  if (c.sinusoidal_layout == SinusoidalLayout::kMarian && c.d_model < 4) fail("Marian's sinusoids need d_model >= 4");
   if (!positive(c.d_ff, 1 << 16) || !positive(c.vocab_size, 1 << 20) || !positive(c.max_positions, 1 << 16)) {
     fail("d_ff, vocab_size and max_positions must be positive and plausible");
   }

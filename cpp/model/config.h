@@ -1,7 +1,8 @@
 // Architecture of an encoder-decoder Transformer (Vaswani et al. 2017), as stored in the model
 // file's "config" metadata. The fields cover our own models and HF MarianMT (OPUS-MT) checkpoints:
-// pre- or post-layer-norm, relu/gelu/swish, sinusoidal positions interleaved (the paper) or in
-// halves (Marian), tied embeddings, a final logits bias. See docs/model-format.md.
+// pre- or post-layer-norm, relu/gelu/swish, sinusoidal positions interleaved (the paper), in halves
+// (HF MarianMT) or as native Marian computes them, tied embeddings, a final logits bias, and
+// Marian's zero vector as the decoder's first input. See docs/model-format.md.
 #pragma once
 
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace crossattn {
 
-enum class SinusoidalLayout { kInterleaved, kHalves };
+enum class SinusoidalLayout { kInterleaved, kHalves, kMarian };  // model/positions.h
 
 struct ModelConfig {
   std::string name;
@@ -28,6 +29,11 @@ struct ModelConfig {
   bool final_logits_bias = false;
   int vocab_size = 0;
   int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3, decoder_start_id = 2;
+  /// The decoder's first input (position 0, the step that reads decoder_start_id) is a zero vector
+  /// plus its position encoding instead of the embedding of decoder_start_id: native Marian's
+  /// convention (DecoderBase::embeddingsFromPrediction, src/models/decoder.h), config "decoder_start":
+  /// "zero"; the default "token" is ours and HF's.
+  bool zero_decoder_start = false;
   /// The cross-attention head trained to align (guided alignment, Garg et al. 2019): decoder layer
   /// in [0, decoder_layers) and head in [0, n_heads), or both -1 when the model has none. Word
   /// alignments read this head by default (docs/alignment.md).

@@ -10,27 +10,10 @@
 #include "kernels/ops.h"
 #include "layers/feed_forward.h"
 #include "layers/self_attention.h"
+#include "model/positions.h"
 
 namespace crossattn {
 namespace {
-
-// Sinusoidal position encodings (Vaswani et al. 2017, section 3.5) [n, D], in the same float32
-// arithmetic as models/transformer.py: angle = pos * exp(2i * -ln(10000) / D).
-std::vector<float> sinusoid_table(int n, int d, SinusoidalLayout layout) {
-  std::vector<float> table(static_cast<size_t>(n) * d);
-  const int half = d / 2;
-  for (int pos = 0; pos < n; ++pos) {
-    for (int i = 0; i < half; ++i) {
-      const float inv_freq = std::exp(static_cast<float>(2 * i) * (-std::log(10000.0f) / static_cast<float>(d)));
-      const float angle = static_cast<float>(pos) * inv_freq;
-      const int sin_col = layout == SinusoidalLayout::kInterleaved ? 2 * i : i;
-      const int cos_col = layout == SinusoidalLayout::kInterleaved ? 2 * i + 1 : half + i;
-      table[static_cast<size_t>(pos) * d + sin_col] = std::sin(angle);
-      table[static_cast<size_t>(pos) * d + cos_col] = std::cos(angle);
-    }
-  }
-  return table;
-}
 
 // One residual sub-layer on rows x [M, D]: x + f(LN(x)) when pre-norm, LN(x + f(x)) when post-norm
 // (Vaswani et al.). `block(h)` adds f(h) to x; h is scratch [M, D] for the pre-norm input.
@@ -73,11 +56,16 @@ void Transformer::check_ids(const int* ids, int n) const {
   }
 }
 
-void Transformer::embed(const Embedding& table, const int* ids, const int* positions, int n, float* x) const {
+void Transformer::embed(const Embedding& table, const int* ids, const int* positions, int n, float* x,
+                        bool zero_at_start) const {
   const int d = config_.d_model;
   const float scale = config_.embed_scale ? std::sqrt(static_cast<float>(d)) : 1.0f;
   for (int i = 0; i < n; ++i) {
-    table.lookup(ids[i], scale, x + i * d);
+    if (zero_at_start && positions[i] == 0) {
+      std::fill(x + i * d, x + (i + 1) * d, 0.0f);
+    } else {
+      table.lookup(ids[i], scale, x + i * d);
+    }
     add(sinusoids_.data() + static_cast<size_t>(positions[i]) * d, x + i * d, d);
   }
 }
@@ -150,7 +138,7 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
   }
   const int h = config_.n_heads, d = config_.d_model;
   float* x = ws.x.data();  // [M, D] the residual stream
-  embed(weights_.target_embedding(), ids, ws.positions.data(), m, x);
+  embed(weights_.target_embedding(), ids, ws.positions.data(), m, x, config_.zero_decoder_start);
   for (size_t l = 0; l < weights_.decoder_layers.size(); ++l) {
     const auto& layer = weights_.decoder_layers[l];
     const int li = static_cast<int>(l);

@@ -79,8 +79,10 @@ class Transformer {
 
  private:
   void check_ids(const int* ids, int n) const;
-  // x [n, D] = embedding rows of ids scaled (by sqrt(D) when embed_scale) + positions.
-  void embed(const Embedding& table, const int* ids, const int* positions, int n, float* x) const;
+  // x [n, D] = embedding rows of ids scaled (by sqrt(D) when embed_scale) + positions; with
+  // zero_at_start, rows at position 0 are the position alone (config zero_decoder_start).
+  void embed(const Embedding& table, const int* ids, const int* positions, int n, float* x,
+             bool zero_at_start = false) const;
 
   ModelConfig config_;
   TransformerWeights weights_;

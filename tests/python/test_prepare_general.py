@@ -67,13 +67,22 @@ class MixtureTest(unittest.TestCase):
         self.assertAlmostEqual(copies / 10_000, pg.LABEL_WEIGHT, delta=0.02)
 
     def test_fine_tuning_favours_sentence_level_general_text(self):
-        weights = {stem: (w, ft) for stem, _, w, ft in pg.SOURCES}
+        weights = {stem: w for stem, _, w in pg.SOURCES}
         general = ["wmt-newstest-2008-2018", "mlqe-pe", "xquad"]
         software = ["gettext", "mozilla", "manpages", "gettext-terms"]
         for stem in general:
             self.assertGreaterEqual(weights[stem][1], 1, stem)
         for stem in software:  # kept a little, so the last phase does not forget them
             self.assertTrue(0 < weights[stem][1] < weights[stem][0], stem)
+
+    def test_the_everyday_phase_favours_conversation_and_keeps_general_text(self):
+        weights = {stem: dict(zip((prefix for prefix, _ in pg.MIXTURES), w)) for stem, _, w in pg.SOURCES}
+        for stem in ["tatoeba"]:
+            self.assertGreater(weights[stem]["everyday"], weights[stem]["finetune"], stem)
+        for stem in ["wmt-newstest-2008-2018", "mlqe-pe", "xquad", "ding-sentences"]:
+            self.assertGreaterEqual(weights[stem]["everyday"], 1, stem)
+        for stem in ["gettext", "mozilla", "manpages", "gettext-terms"]:
+            self.assertTrue(0 < weights[stem]["everyday"] <= weights[stem]["finetune"], stem)
 
 
 class HeldOutNewsTest(unittest.TestCase):
