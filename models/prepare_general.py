@@ -7,7 +7,8 @@ sentences removed, weighted by domain, and the joint SentencePiece vocabulary tr
 Reads parallel-en-de/*.tsv.gz and tatoeba-deu-eng/ (Tatoeba's own train split, made first by
 prepare_tatoeba.py into OUT/tatoeba), and writes OUT/general/:
   train.{en,de}.gz        the weighted mixture, in the layout models/train.py reads ("general/train")
-  finetune.{en,de}.gz     the last phase's mixture, weighted towards sentence-level general text
+  finetune.{en,de}.gz     the fine-tuning phase's mixture, weighted towards sentence-level general text
+  everyday.{en,de}.gz     a short last phase's mixture, weighted towards everyday sentences
   dev.{en,de}.gz          newstest2017 (held out of training; early stopping and checkpoint choice)
   newstest2018.{en,de}.gz held out too, a test set for the model cards
   spm-N.model             joint unigram SentencePiece models, one per --vocab-sizes entry
@@ -34,33 +35,41 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import prepare_tatoeba  # noqa: E402
 from prepare_tatoeba import normalize, read_gz_lines  # noqa: E402
 
-# (file stem, domain, weight, fine-tuning weight). Earlier sources win deduplication, so the
-# general-domain ones come first. A weight w repeats each kept pair floor(w) times and once more with
-# probability frac(w) (seeded). The fine-tuning weights make the last phase's mixture: sentence-level
-# general-domain text first, a little of everything else so the model does not forget it (mixed
-# fine-tuning, Chu et al. 2017, "An Empirical Comparison of Domain Adaptation Methods for NMT").
+# The mixtures written, in their order in SOURCES' weights: (file prefix, what it is for). Each has its
+# own seeded generator, so adding a mixture leaves the others byte for byte as they were.
+MIXTURES = [("train", "main phase"), ("finetune", "fine-tuning"), ("everyday", "everyday phase")]
+
+# (file stem, domain, (main, fine-tuning, everyday) weights). Earlier sources win deduplication, so
+# the general-domain ones come first. A weight w repeats each kept pair floor(w) times and once more
+# with probability frac(w) (seeded). The fine-tuning weights make the second phase's mixture:
+# sentence-level general-domain text first, a little of everything else so the model does not forget
+# it (mixed fine-tuning, Chu et al. 2017, "An Empirical Comparison of Domain Adaptation Methods for
+# NMT"). The everyday weights make a short last phase for a model whose general-domain quality is
+# there but whose everyday grammar slips (general-en-de's "Ich habe nicht gut schlafen."): the
+# conversational sources (Tatoeba, Ding's example sentences, chat) up to about two thirds of the
+# mixture, the general-domain ones kept at about a third.
 SOURCES = [
-    ("wmt-newstest-2008-2018", "news", 3.0, 2.0),
-    ("wmt-generaltest-2023-2024", "news, social, speech", 3.0, 2.0),
-    ("mlqe-pe", "Wikipedia", 3.0, 2.0),
-    ("xquad", "Wikipedia", 3.0, 2.0),
-    ("bcontrast", "chat", 2.0, 1.0),
-    ("ding-sentences", "everyday examples", 2.0, 1.0),
-    ("tatoeba", "everyday (Tatoeba train split)", 1.0, 0.3),
-    ("0ad", "game, history", 1.0, 0.5),
-    ("rustbook", "programming book", 1.0, 0.2),
-    ("manuals", "software manuals", 1.0, 0.2),
-    ("gnome-kde-help", "desktop help", 1.0, 0.1),
-    ("libreoffice-help", "office help", 0.7, 0.1),
-    ("mozilla", "browser UI", 0.7, 0.05),
-    ("manpages", "Unix manuals", 0.5, 0.05),
-    ("git-manpages", "Unix manuals", 0.5, 0.05),
-    ("gettext", "software messages", 0.5, 0.05),
-    ("freeorion", "game UI", 0.5, 0.05),
-    ("ding", "dictionary entries", 0.1, 0.02),
-    ("gettext-terms", "software labels", 0.1, 0.02),
+    ("wmt-newstest-2008-2018", "news", (3.0, 2.0, 1.5)),
+    ("wmt-generaltest-2023-2024", "news, social, speech", (3.0, 2.0, 1.5)),
+    ("mlqe-pe", "Wikipedia", (3.0, 2.0, 1.5)),
+    ("xquad", "Wikipedia", (3.0, 2.0, 1.5)),
+    ("bcontrast", "chat", (2.0, 1.0, 1.0)),
+    ("ding-sentences", "everyday examples", (2.0, 1.0, 1.0)),
+    ("tatoeba", "everyday (Tatoeba train split)", (1.0, 0.3, 0.5)),
+    ("0ad", "game, history", (1.0, 0.5, 0.2)),
+    ("rustbook", "programming book", (1.0, 0.2, 0.1)),
+    ("manuals", "software manuals", (1.0, 0.2, 0.1)),
+    ("gnome-kde-help", "desktop help", (1.0, 0.1, 0.05)),
+    ("libreoffice-help", "office help", (0.7, 0.1, 0.05)),
+    ("mozilla", "browser UI", (0.7, 0.05, 0.02)),
+    ("manpages", "Unix manuals", (0.5, 0.05, 0.02)),
+    ("git-manpages", "Unix manuals", (0.5, 0.05, 0.02)),
+    ("gettext", "software messages", (0.5, 0.05, 0.02)),
+    ("freeorion", "game UI", (0.5, 0.05, 0.02)),
+    ("ding", "dictionary entries", (0.1, 0.02, 0.01)),
+    ("gettext-terms", "software labels", (0.1, 0.02, 0.01)),
 ]
-MULTI30K = ("multi30k", "image captions (research-only licence)", 1.0, 0.3)
+MULTI30K = ("multi30k", "image captions (research-only licence)", (1.0, 0.3, 0.3))
 # Pairs whose English has fewer than 3 words and no final punctuation (labels, single words) get
 # at most this weight, whatever their source.
 LABEL_WEIGHT = 0.1
@@ -168,20 +177,23 @@ def write_pairs(out_dir, prefix, pairs):
 
 def report_table(rows):
     names = [name for name, _ in FILTERS]
-    head = ["source", "domain", "read", *names, "held_out", "duplicate", "kept", "weight", "in mixture", "fine-tuning weight",
-            "in fine-tuning"]
+    head = ["source", "domain", "read", *names, "held_out", "duplicate", "kept"]
+    for _, title in MIXTURES:
+        head += [f"{title} weight", f"in {title}"]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * 2 + " ---: |" * (len(head) - 2)]
-    total = {k: 0 for k in ["read", *names, "held_out", "duplicate", "kept", "in_mixture", "in_finetune"]}
+    counts = ["read", *names, "held_out", "duplicate", "kept"]
+    total = {k: 0 for k in counts} | {prefix: 0 for prefix, _ in MIXTURES}
     for r in rows:
-        lines.append("| " + " | ".join([r["source"], r["domain"], f"{r['read']:,}",
-                                        *(f"{r['dropped'][n]:,}" for n in names),
-                                        f"{r['held_out']:,}", f"{r['duplicate']:,}", f"{r['kept']:,}",
-                                        f"{r['weight']:g}", f"{r['in_mixture']:,}",
-                                        f"{r['finetune_weight']:g}", f"{r['in_finetune']:,}"]) + " |")
-        for k in total:
+        cells = [r["source"], r["domain"], f"{r['read']:,}", *(f"{r['dropped'][n]:,}" for n in names),
+                 f"{r['held_out']:,}", f"{r['duplicate']:,}", f"{r['kept']:,}"]
+        for prefix, _ in MIXTURES:
+            cells += [f"{r['weights'][prefix]:g}", f"{r['copies'][prefix]:,}"]
+            total[prefix] += r["copies"][prefix]
+        lines.append("| " + " | ".join(cells) + " |")
+        for k in counts:
             total[k] += r["dropped"][k] if k in names else r[k]
-    lines.append("| **total** | | " + " | ".join(f"{total[k]:,}" for k in total if not k.startswith("in_"))
-                 + f" | | {total['in_mixture']:,} | | {total['in_finetune']:,} |")
+    lines.append("| **total** | | " + " | ".join(f"{total[k]:,}" for k in counts)
+                 + "".join(f" | | {total[prefix]:,}" for prefix, _ in MIXTURES) + " |")
     return "\n".join(lines)
 
 
@@ -240,14 +252,13 @@ def main():
             return zip(*(read_gz_lines(os.path.join(args.data, "multi30k", f"train.{lang}.gz")) for lang in ("en", "de")))
         return read_tsv(os.path.join(args.data, "parallel-en-de", f"{stem}.tsv.gz"))
 
-    # Two generators, so that adding the fine-tuning mixture left the main one byte for byte as it was.
-    rng, finetune_rng = random.Random(args.seed), random.Random(args.seed + 1)
-    seen, rows, mixture, finetune = set(), [], [], []
+    generators = {prefix: random.Random(args.seed + k) for k, (prefix, _) in enumerate(MIXTURES)}
+    seen, rows, mixtures = set(), [], {prefix: [] for prefix, _ in MIXTURES}
 
-    for stem, domain, weight, finetune_weight in SOURCES + ([MULTI30K] if args.with_multi30k else []):
+    for stem, domain, weights in SOURCES + ([MULTI30K] if args.with_multi30k else []):
         row = {"source": stem, "domain": domain, "read": 0, "dropped": {n: 0 for n, _ in FILTERS},
-               "held_out": 0, "duplicate": 0, "kept": 0, "weight": weight, "in_mixture": 0,
-               "finetune_weight": finetune_weight, "in_finetune": 0}
+               "held_out": 0, "duplicate": 0, "kept": 0,
+               "weights": dict(zip(mixtures, weights)), "copies": {prefix: 0 for prefix in mixtures}}
         for en, de in source_pairs(stem):
             row["read"] += 1
             en, de = clean(en, stem == "mlqe-pe"), clean(de, stem == "mlqe-pe")
@@ -264,24 +275,22 @@ def main():
                 continue
             seen.add(key)
             row["kept"] += 1
-            copies = repeat((en, de), weight, rng)
-            mixture += copies
-            row["in_mixture"] += len(copies)
-            copies = repeat((en, de), finetune_weight, finetune_rng)
-            finetune += copies
-            row["in_finetune"] += len(copies)
+            for prefix, mixture in mixtures.items():
+                copies = repeat((en, de), row["weights"][prefix], generators[prefix])
+                mixture += copies
+                row["copies"][prefix] += len(copies)
         rows.append(row)
-        print(f"{stem}: {row['read']:,} read, {row['kept']:,} kept, {row['in_mixture']:,} in the mixture", flush=True)
+        print(f"{stem}: {row['read']:,} read, {row['kept']:,} kept, {row['copies']['train']:,} in the main mixture",
+              flush=True)
 
-    rng.shuffle(mixture)
-    write_pairs(out_dir, "train", mixture)
-    finetune_rng.shuffle(finetune)
-    write_pairs(out_dir, "finetune", finetune)
+    for prefix, mixture in mixtures.items():
+        generators[prefix].shuffle(mixture)
+        write_pairs(out_dir, prefix, mixture)
     write_pairs(out_dir, "dev", held_out["newstest2017"])
     write_pairs(out_dir, "newstest2018", held_out["newstest2018"])
 
     # One joint vocabulary for both directions, trained on a sample of the mixture's sentences.
-    sample = [s for pair in mixture for s in pair]
+    sample = [s for pair in mixtures["train"] for s in pair]
     random.Random(args.seed).shuffle(sample)
     sizes = [int(s) for s in args.vocab_sizes.split(",") if s]
     for size in sizes:
@@ -295,8 +304,8 @@ def main():
     held_counts = {name: len(pairs) for name, pairs in held_out.items()}
     with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as f:
         f.write(f"{table}\n\nHeld out (every sentence removed from training): {held_counts}\n\n{vocab}\n")
-    json.dump({"sources": rows, "held_out": held_counts, "mixture_pairs": len(mixture),
-               "finetune_pairs": len(finetune)},
+    json.dump({"sources": rows, "held_out": held_counts,
+               "pairs": {prefix: len(mixture) for prefix, mixture in mixtures.items()}},
               open(os.path.join(out_dir, "report.json"), "w"), indent=1)
     print(table)
     print(f"held out: {held_counts}")
