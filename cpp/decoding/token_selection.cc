@@ -3,23 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/ops.h"
+
 namespace crossattn {
 
 void MostProbable::select(const float* logits, int vocab_size, int k, std::vector<int>& tokens) {
-  // Insertion into a sorted list of at most k: one compare per token once the list is full (against
-  // its last, the k-th best), O(V k) at worst.
-  tokens.resize(k);
-  int size = 0;
-  float kth = INFINITY;  // logits[tokens[k - 1]] once size == k
-  for (int i = 0; i < vocab_size; ++i) {
-    const float x = logits[i];
-    if (size == k ? x <= kth : x == -INFINITY) continue;
-    int j = size < k ? size++ : k - 1;
-    for (; j > 0 && logits[tokens[j - 1]] < x; --j) tokens[j] = tokens[j - 1];
-    tokens[j] = i;
-    if (size == k) kth = logits[tokens[k - 1]];
-  }
-  tokens.resize(size);
+  tokens.resize(std::max(k, 0));
+  tokens.resize(top_k(logits, vocab_size, k, tokens.data()));
 }
 
 Sampler::Sampler(int top_k, float top_p, float temperature, uint32_t seed)

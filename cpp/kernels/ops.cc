@@ -117,6 +117,29 @@ float log_sum_exp(const float* x, int n, int* argmax) {
   return m + std::log(total);
 }
 
+int top_k(const float* x, int n, int k, int* top) {
+  if (k <= 0) return 0;
+  int size = 0;
+  float kth = INFINITY;  // x[top[k - 1]] once size == k
+  // Insertion into the sorted list top[0, size): against its last once it is full.
+  const auto offer = [&](int i) {
+    const float v = x[i];
+    if (size == k ? v <= kth : v == -INFINITY) return;
+    int j = size < k ? size++ : k - 1;
+    for (; j > 0 && x[top[j - 1]] < v; --j) top[j] = top[j - 1];
+    top[j] = i;
+    if (size == k) kth = x[top[k - 1]];
+  };
+  int i = 0;
+  for (; i < n && size < k; ++i) offer(i);
+  for (; i + 4 <= n; i += 4) {
+    if (!simd::any_greater(simd::load(x + i), simd::splat(kth))) continue;
+    for (int e = i; e < i + 4; ++e) offer(e);
+  }
+  for (; i < n; ++i) offer(i);
+  return size;
+}
+
 void activate(float* x, int n, Activation activation) {
   int i = 0;
   switch (activation) {

@@ -33,6 +33,12 @@ void add(const float* x, float* y, int n);
 /// in *argmax (the first one on ties).
 float log_sum_exp(const float* x, int n, int* argmax);
 
+/// The indices of the k largest of x[0, n) into top[0, count), largest first, the earlier index
+/// first on ties, -inf never; returns count (k, or fewer when fewer than k elements are above -inf).
+/// One comparison per element, four at a time where none of four beats the k-th best so far: the
+/// greedy and beam decoders' selection over the vocabulary (k = 2 beam_size).
+int top_k(const float* x, int n, int k, int* top);
+
 /// out [b, a, w] = in [a, b, w] with the two leading axes swapped, e.g. per-step decoder outputs
 /// [T, L*H, S] into [L*H, T, S].
 void swap_leading_axes(const float* in, int a, int b, int w, float* out);

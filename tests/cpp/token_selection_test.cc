@@ -35,6 +35,25 @@ TEST(MostProbable, EqualsAFullSortWithTiesToTheSmallerIdAndNoForbiddenToken) {
   }
 }
 
+TEST(MostProbable, EqualsAFullSortOnVocabularySizedRows) {
+  // Rows as long as a vocabulary (and not a multiple of four), where most groups of four are skipped.
+  std::mt19937 rng(7);
+  std::normal_distribution<float> logit(0.0f, 3.0f);
+  for (int v : {1003, 8000}) {
+    std::vector<float> logits(v);
+    for (float& x : logits) x = std::round(logit(rng) * 4.0f) / 4.0f;  // coarse: ties among the best
+    logits[v - 1] = 50.0f;                                                // the best in the tail
+    std::vector<int> order(v);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return logits[a] > logits[b]; });
+    for (int k : {1, 2, 4, 8, 16}) {
+      std::vector<int> tokens;
+      MostProbable().select(logits.data(), v, k, tokens);
+      EXPECT_EQ(tokens, std::vector<int>(order.begin(), order.begin() + k)) << "v " << v << " k " << k;
+    }
+  }
+}
+
 // Relative frequencies of `draws` samples of one selector over logits.
 std::vector<double> frequencies(Sampler sampler, const std::vector<float>& logits, int draws) {
   std::vector<double> count(logits.size(), 0.0);
