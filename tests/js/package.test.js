@@ -1,7 +1,8 @@
-// The npm packages as a user gets them: `npm pack` the core package and a model package, install
-// both tarballs in an empty project, translate there from Node and from the CLI. Also the rules
-// the packages keep: the core at most 2 MB and free of models, a model trained on research-only
-// data never publishable, and the README naming only packages this repository makes.
+// The npm packages as a user gets them: `npm pack` the core package and two model packages (the
+// README's import, the catalog's en→de model), install the tarballs in an empty project, translate
+// there from Node and from the CLI. Also the rules the packages keep: the core at most 2 MB and free
+// of models, a model trained on research-only data never publishable, and the README naming only
+// packages this repository makes.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ const modelPackages = rootPackage.workspaces.map((dir) => ({
 }));
 const MAX_CORE_BYTES = 2_000_000;
 
-let work, core, model;
+let work, core, model, catalogModel;
 
 /** `npm pack` of the package in `args` (none: the core) into `work`; npm's JSON report of it. */
 function pack(...args) {
@@ -27,11 +28,13 @@ function pack(...args) {
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'crossattn-pack-'));
   core = pack();
-  model = pack('-w', 'models/tatoeba-en-de');
+  model = pack('-w', 'models/tatoeba-en-de');  // the README's import
+  catalogModel = pack('-w', 'models/general-en-de');  // the catalog's en→de model, which the CLI looks for
   const project = join(work, 'project');
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename)],
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename),
+                                     join(work, catalogModel.filename)],
                { cwd: project, encoding: 'utf8' });
 });
 
