@@ -1,6 +1,6 @@
-// The npm packages as a user gets them: `npm pack` the core package and two model packages (the
-// README's import, the catalog's en→de model), install the tarballs in an empty project, translate
-// there from Node and from the CLI. Also the rules the packages keep: the core at most 2 MB and free
+// The npm packages as a user gets them: `npm pack` the core package and the catalog's en→de model
+// package (the README's import), install both tarballs in an empty project, translate there from Node
+// and from the CLI. Also the rules the packages keep: the core at most 2 MB and free
 // of models, a model trained on research-only data never publishable, and the README naming only
 // packages this repository makes.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ const modelPackages = rootPackage.workspaces.map((dir) => ({
 }));
 const MAX_CORE_BYTES = 2_000_000;
 
-let work, core, model, catalogModel;
+let work, core, model;
 
 /** `npm pack` of the package in `args` (none: the core) into `work`; npm's JSON report of it. */
 function pack(...args) {
@@ -28,13 +28,11 @@ function pack(...args) {
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'crossattn-pack-'));
   core = pack();
-  model = pack('-w', 'models/tatoeba-en-de');  // the README's import
-  catalogModel = pack('-w', 'models/general-en-de');  // the catalog's en→de model, which the CLI looks for
+  model = pack('-w', 'models/general-en-de');
   const project = join(work, 'project');
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename),
-                                     join(work, catalogModel.filename)],
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename)],
                { cwd: project, encoding: 'utf8' });
 });
 
@@ -56,7 +54,7 @@ test('a model trained on research-only data is private; every model package hold
     const card = readFileSync(`${ROOT}${dir}/README.md`, 'utf8');
     for (const name of meta.research_only_data) expect(card).toContain(name);
   }
-  expect(model.files.map((f) => f.path).sort()).toEqual(['README.md', 'package.json', 'tatoeba-en-de.int8.crossattn']);
+  expect(model.files.map((f) => f.path).sort()).toEqual(['README.md', 'general-en-de.int8.crossattn', 'package.json']);
 });
 
 test('the catalog and the README name only model packages of this repository', () => {
@@ -72,7 +70,7 @@ test('the catalog and the README name only model packages of this repository', (
 
 test('installed from the tarballs: translates in Node with the import the README shows', () => {
   const script = `import { Translator } from 'crossattn';
-    const t = await Translator.load(new URL(import.meta.resolve('crossattn-tatoeba-en-de')));
+    const t = await Translator.load(new URL(import.meta.resolve('crossattn-general-en-de')));
     const r = await t.translate('Where is the station?');
     console.log(JSON.stringify({ text: r.text, name: t.config.name }));`;
   const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'project'), encoding: 'utf8' });

@@ -36,7 +36,7 @@ test('malformed and hostile URLs get 400 or 404, and the server stays up', async
     ['/web/..%2f..%2fpackage.json', 404], ['/dist/../.git/config', 404], ['/.git/config', 404],
     ['/models/../tools/dev.sh', 404], ['/node_modules/.package-lock.json', 404], ['/web/nonexistent.js', 404],
     ['/web/.hidden', 404], ['//etc/passwd', 404], ['/models/train.py', 404],
-    ['/models/runs/general-en-de/compact.pt', 404],
+    ['/models/runs/bench-marian-en-de/compact.pt', 404],
   ];
   for (const [path, status] of cases) expect((await get(path)).status, path).toBe(status);
   expect((await get('/web/')).status).toBe(200);
