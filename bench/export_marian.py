@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Export a crossattn model file to Marian's binary model format, for the Bergamot peer of `npm run bench`
-(bench/bergamot.js): model.bin (with its special:model.yml) and vocab.spm (our SentencePiece model).
+(bench/bergamot.js): model.bin (with its special:model.yml), vocab.spm (our SentencePiece model) and
+differences.json (what makes Marian compute another function than ours on this model; [] when none).
 
   /usr/bin/python3 bench/export_marian.py --model models/multi30k-en-de/multi30k-en-de.crossattn --out build/bench/marian
   /usr/bin/python3 bench/export_marian.py ... --gemm-type intgemm8     # int8 as marian-conv writes it
@@ -225,8 +226,10 @@ def main():
     tok = json.loads(metadata["tokenizer"])
     with open(os.path.join(args.out, "vocab.spm"), "wb") as f:
         f.write(tensors[tok["source_spm"]].numpy().tobytes())
+    with open(os.path.join(args.out, "differences.json"), "w") as f:
+        json.dump(differences, f)
     print(f"wrote {args.out}/model.bin ({len(items)} items, gemm-type {args.gemm_type}), "
-          f"vocab.spm, model.yml")
+          f"vocab.spm, model.yml, differences.json")
 
 
 if __name__ == "__main__":

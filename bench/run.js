@@ -70,18 +70,6 @@ const { sourceLang, targetLang } = await (async () => {
   translator.dispose();
   return config;
 })();
-/** A model file's safetensors header (docs/model-format.md): { header, headerBytes }. */
-function safetensorsHeader(file) {
-  const fd = openSync(file, 'r'), head = Buffer.alloc(8);
-  readSync(fd, head, 0, 8, 0);
-  const headerBytes = Number(head.readBigUInt64LE(0)), json = Buffer.alloc(headerBytes);
-  readSync(fd, json, 0, headerBytes, 8);
-  return { header: JSON.parse(json.toString()), headerBytes };
-}
-// Whether Marian computes this model's function: native Marian's conventions (docs/bergamot.md).
-const modelConfig = JSON.parse(safetensorsHeader(fp32Model).header.__metadata__.config);
-const marianFunction = modelConfig.layer_norm === 'post' && modelConfig.decoder_start === 'zero'
-  && modelConfig.sinusoidal_layout === 'marian' && modelConfig.layer_norm_eps === 1e-6;
 /** The file of PREFIX.LANG.gz or PREFIX.LANG, PREFIX under --data or absolute. */
 const setFile = (prefix, lang) => {
   const file = path.resolve(values.data, `${prefix}.${lang}`);
@@ -124,11 +112,15 @@ if (!existsSync(path.join(onnxQ8Dir, 'sources.json')) ||
 // Bergamot's models: Marian's binary format from our fp32 file (float32) and our int8 file (intgemm8).
 const marian = { fp32: path.join(work, 'marian-fp32'), int8: path.join(work, 'marian-int8') };
 for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'float32'], int8: [int8Model, 'intgemm8'] })) {
-  const file = path.join(marian[kind], 'model.bin');
+  const file = path.join(marian[kind], 'differences.json');
   if (existsSync(file) && statSync(file).mtimeMs > statSync(model).mtimeMs) continue;
   console.error(`exporting the ${kind} model to Marian's format (bench/export_marian.py) ...`);
   run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
 }
+
+// What makes Marian compute another function than ours on this model (bench/export_marian.py; [] when
+// the model follows native Marian's conventions: docs/bergamot.md).
+const marianDifferences = JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8'));
 
 // The lexical shortlist (docs/model-format.md): the int8 model with a table made from the pairs of
 // --shortlist-train, aligned with the model's own vocabulary (models/ibm2_align.py, models/shortlist.py).
@@ -265,9 +257,12 @@ const kernels = {
 // --- Bars (issues 3 and 19) ---------------------------------------------------------------------
 // The size an fp32 model file would have: every float tensor at 4 bytes (the shipped file is fp16).
 function fp32Bytes(file) {
-  const { header, headerBytes } = safetensorsHeader(file);
-  let bytes = 8 + headerBytes;
-  for (const [name, t] of Object.entries(header)) {
+  const fd = openSync(file, 'r'), head = Buffer.alloc(8);
+  readSync(fd, head, 0, 8, 0);
+  const n = Number(head.readBigUInt64LE(0)), json = Buffer.alloc(n);
+  readSync(fd, json, 0, n, 8);
+  let bytes = 8 + n;
+  for (const [name, t] of Object.entries(JSON.parse(json.toString()))) {
     if (name === '__metadata__') continue;
     const count = t.shape.reduce((a, b) => a * b, 1);
     bytes += ['F16', 'BF16', 'F32'].includes(t.dtype) ? 4 * count : t.data_offsets[1] - t.data_offsets[0];
@@ -336,9 +331,9 @@ const lines = [
   'onnxruntime-web gets source ids from Python\'s SentencePiece (tokenization is outside its timings; inside ours).',
   'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
   'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. '
-    + (marianFunction
+    + (marianDifferences.length === 0
       ? 'This model follows native Marian\'s conventions (post-norm, Marian\'s sinusoids, a zero vector as the decoder\'s first input, layer-norm epsilon 1e-6: docs/bergamot.md), so Bergamot computes the same function as ours: its float32 outputs differ from ours only where float rounding flips a close choice, its int8 ones also by its own quantization (intgemm, one scale per matrix).'
-      : 'On this model Marian computes a different function (bench/export_marian.py says why, e.g. pre-norm: its keys and values skip the layer norm; docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.'),
+      : `On this model Marian computes a different function (${marianDifferences.join('; ')}: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.`),
   `crossattn-wasm-int8-shortlist is the int8 model with a lexical shortlist of its output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${values['shortlist-train']}): each sentence scores its candidates only (docs/model-format.md). Its BLEU against the full layer's is a bar below.`,
   'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).',
   `Load ms of the WebAssembly engines: the median of ${LOAD_RUNS} first loads, each in a fresh process, from the model file on disk to a translator ready, with the engine\'s wasm compiled before the clock starts (ours by prepareEngine, in ${int8.engine_compile_ms} ms; Bergamot\'s likewise); onnxruntime-web\'s includes its runtime\'s start. The native rows read the file from the page cache.`, '',

@@ -40,9 +40,8 @@ for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
 for run in "$@"; do
   name=${run%%:*}
   tail -n 3 "build/train/$name/stdout.log"
-  cp "build/train/$name/train.log.jsonl" "build/train/$name/stdout.log" "$pack/" 2>/dev/null || true
-  mv "$pack/train.log.jsonl" "$pack/$name.log.jsonl" 2>/dev/null || true
-  mv "$pack/stdout.log" "$pack/$name.stdout.log" 2>/dev/null || true
+  cp "build/train/$name/stdout.log" "$pack/$name.stdout.log"
+  cp "build/train/$name/train.log.jsonl" "$pack/$name.log.jsonl" 2>/dev/null || true  # none before the first evaluation
   cp "build/train/$name/compact.pt" "$pack/$name.pt" || status=1
 done
 mkdir -p "$dest"

@@ -1,8 +1,8 @@
 // The npm packages as a user gets them: `npm pack` the core package and the catalog's en→de model
 // package (the README's import), install both tarballs in an empty project, translate there from Node
-// and from the CLI. Also the rules the packages keep: the core at most 2 MB and free
-// of models, a model trained on research-only data never publishable, and the README naming only
-// packages this repository makes.
+// and from the CLI. Also the rules the packages keep: the core at most 2 MB and free of models, a
+// model trained on research-only data never publishable, and the README naming only packages this
+// repository makes.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
