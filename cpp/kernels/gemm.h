@@ -63,8 +63,8 @@ class PackedLinear {
  private:
   void apply_f32(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
   void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
-  // Row j of the weights [in], read back out of the panels.
-  void f32_row(int j, float* out) const;
+  // select_rows of the int8 format: copies each row's bytes from panel to panel (gemm_int8.cc).
+  PackedLinear select_int8_rows(const std::vector<int>& rows) const;
   // The first byte of int8 row j in the panels; its input k lies panel_offset(k) further (gemm_int8.cc).
   const int8_t* int8_row_start(int j) const;
 

@@ -92,27 +92,23 @@ PackedLinear PackedLinear::from_f32(const float* w, int out, int in, const float
   return l;
 }
 
-void PackedLinear::f32_row(int j, float* out) const {
-  const float* panel = panels_.data() + static_cast<size_t>(j / kPanel) * in_ * kPanel;
-  for (int k = 0; k < in_; ++k) out[k] = panel[k * kPanel + j % kPanel];
-}
-
 PackedLinear PackedLinear::select_rows(const std::vector<int>& rows) const {
+  if (quantized()) return select_int8_rows(rows);
   const int n = static_cast<int>(rows.size());
-  std::vector<float> bias(n);
-  for (int i = 0; i < n; ++i) bias[i] = bias_[rows[i]];
-  if (quantized()) {
-    std::vector<int8_t> wq(static_cast<size_t>(n) * in_);  // [n, in]
-    std::vector<float> scale(n);
-    for (int i = 0; i < n; ++i) {
-      int8_row(rows[i], wq.data() + static_cast<size_t>(i) * in_);
-      scale[i] = scale_[rows[i]];
-    }
-    return from_int8(wq.data(), scale.data(), n, in_, bias.data());
+  PackedLinear l;
+  l.in_ = in_;
+  l.out_ = n;
+  const size_t stride = static_cast<size_t>(in_) * kPanel;  // floats per panel
+  l.panels_.assign(static_cast<size_t>(round_up(n, kPanel)) * in_, 0.0f);
+  l.bias_.assign(round_up(n, kPanel), 0.0f);
+  // Column rows[i] % 8 of its panel becomes column i % 8 of panel i / 8: a strided copy, no unpacking.
+  for (int i = 0; i < n; ++i) {
+    const float* from = panels_.data() + static_cast<size_t>(rows[i] / kPanel) * stride + rows[i] % kPanel;
+    float* to = l.panels_.data() + static_cast<size_t>(i / kPanel) * stride + i % kPanel;
+    for (int k = 0; k < in_; ++k) to[k * kPanel] = from[k * kPanel];
+    l.bias_[i] = bias_[rows[i]];
   }
-  std::vector<float> w(static_cast<size_t>(n) * in_);  // [n, in]
-  for (int i = 0; i < n; ++i) f32_row(rows[i], w.data() + static_cast<size_t>(i) * in_);
-  return from_f32(w.data(), n, in_, bias.data());
+  return l;
 }
 
 void PackedLinear::apply(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {

@@ -150,6 +150,26 @@ void PackedLinear::dequantize_row(int j, float factor, float* out) const {
   for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(start[panel_offset(k)]) * s;
 }
 
+PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const {
+  const int n = static_cast<int>(rows.size()), steps = round_up(in_, kInputs) / kInputs;
+  const size_t stride = static_cast<size_t>(steps) * 16;  // bytes per panel
+  std::shared_ptr<int8_t> panels(new int8_t[int8_panel_bytes(n, in_)](), std::default_delete<int8_t[]>());
+  std::vector<float> scale(n), bias(n);
+  // Each 16-byte step holds a feature's inputs (k, k+1) at 2f and (k+2, k+3) at 8 + 2f: copy those
+  // two pairs from feature rows[i]'s slot to feature i's, step by step (zero padding included).
+  for (int i = 0; i < n; ++i) {
+    const int8_t* from = int8_row_start(rows[i]);
+    int8_t* to = panels.get() + (i / kFeatures) * stride + (i % kFeatures) * 2;
+    for (int s = 0; s < steps; ++s, from += 16, to += 16) {
+      std::memcpy(to, from, 2);
+      std::memcpy(to + 8, from + 8, 2);
+    }
+    scale[i] = scale_[rows[i]];
+    bias[i] = bias_[rows[i]];
+  }
+  return from_int8_panels(std::move(panels), scale.data(), n, in_, bias.data());
+}
+
 PackedLinear PackedLinear::from_int8_panels(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
                                             const float* bias) {
   PackedLinear l;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -40,27 +41,33 @@ std::vector<float> attend_rows(const Matrix& q, const Matrix& k, const Matrix& v
   return weights;
 }
 
+// Key counts and head widths cover attend()'s four-keys-per-pass loops, their remainders, and a
+// head width that is not a multiple of four (the one-key-at-a-time path).
 TEST(Attention, MatchesNaiveReference) {
   std::mt19937 rng(7);
-  const int t_len = 5, s_len = 7, heads = 2, d_k = 4;
-  const Matrix q = random_matrix(t_len, heads * d_k, rng), k = random_matrix(s_len, heads * d_k, rng),
-               v = random_matrix(s_len, heads * d_k, rng);
-  Matrix context;
-  const std::vector<float> weights = attend_rows(q, k, v, heads, [&](int) { return s_len; }, context);
-  for (int h = 0; h < heads; ++h) {
-    for (int t = 0; t < t_len; ++t) {
-      std::vector<double> p(s_len);
-      double z = 0;
-      for (int s = 0; s < s_len; ++s) {
-        double dot = 0;
-        for (int i = 0; i < d_k; ++i) dot += q(t, h * d_k + i) * k(s, h * d_k + i);
-        z += p[s] = std::exp(dot);
-      }
-      for (int s = 0; s < s_len; ++s) EXPECT_NEAR(weights[(h * t_len + t) * s_len + s], p[s] / z, 1e-5);
-      for (int i = 0; i < d_k; ++i) {
-        double expected = 0;
-        for (int s = 0; s < s_len; ++s) expected += p[s] / z * v(s, h * d_k + i);
-        EXPECT_NEAR(context(t, h * d_k + i), expected, 1e-4);
+  struct Shape { int s_len, heads, d_k; };
+  for (const Shape shape : {Shape{7, 2, 4}, Shape{9, 3, 6}, Shape{12, 2, 8}, Shape{3, 1, 16}}) {
+    SCOPED_TRACE("s_len " + std::to_string(shape.s_len) + ", d_k " + std::to_string(shape.d_k));
+    const int t_len = 5, s_len = shape.s_len, heads = shape.heads, d_k = shape.d_k;
+    const Matrix q = random_matrix(t_len, heads * d_k, rng), k = random_matrix(s_len, heads * d_k, rng),
+                 v = random_matrix(s_len, heads * d_k, rng);
+    Matrix context;
+    const std::vector<float> weights = attend_rows(q, k, v, heads, [&](int) { return s_len; }, context);
+    for (int h = 0; h < heads; ++h) {
+      for (int t = 0; t < t_len; ++t) {
+        std::vector<double> p(s_len);
+        double z = 0;
+        for (int s = 0; s < s_len; ++s) {
+          double dot = 0;
+          for (int i = 0; i < d_k; ++i) dot += q(t, h * d_k + i) * k(s, h * d_k + i);
+          z += p[s] = std::exp(dot);
+        }
+        for (int s = 0; s < s_len; ++s) EXPECT_NEAR(weights[(h * t_len + t) * s_len + s], p[s] / z, 1e-5);
+        for (int i = 0; i < d_k; ++i) {
+          double expected = 0;
+          for (int s = 0; s < s_len; ++s) expected += p[s] / z * v(s, h * d_k + i);
+          EXPECT_NEAR(context(t, h * d_k + i), expected, 1e-4);
+        }
       }
     }
   }
