@@ -1,9 +1,11 @@
 // The decoding seam (decoding/token_selection.h): the most probable tokens against a full sort, and
 // the sampler's draws against the distribution it promises (temperature, top_k, top_p), its seed,
-// and forbidden tokens.
+// and forbidden tokens; the normalizer the searches score with (log_sum_exp) against a double sum.
 #include "decoding/token_selection.h"
 
 #include <gtest/gtest.h>
+
+#include "kernels/ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +52,32 @@ TEST(MostProbable, EqualsAFullSortOnVocabularySizedRows) {
       std::vector<int> tokens;
       MostProbable().select(logits.data(), v, k, tokens);
       EXPECT_EQ(tokens, std::vector<int>(order.begin(), order.begin() + k)) << "v " << v << " k " << k;
+    }
+  }
+}
+
+TEST(LogSumExp, EqualsADoubleSumWithAndWithoutAShortlistsInfinities) {
+  // A full row, the same row with a shortlist's -inf outside every fifth id (whole blocks of four
+  // among them), and with logits far below the maximum but finite.
+  std::mt19937 rng(11);
+  std::normal_distribution<float> logit(0.0f, 4.0f);
+  for (int v : {8000, 1003}) {
+    std::vector<float> full(v);
+    for (float& x : full) x = logit(rng);
+    std::vector<float> shortlisted = full, far = full;
+    for (int i = 0; i < v; ++i) {
+      if (i % 5 != 0) shortlisted[i] = -INFINITY;
+      if (i % 7 == 0) far[i] -= 200.0f;
+    }
+    shortlisted[v - 2] = 30.0f;  // the maximum in the tail
+    for (const std::vector<float>* row : {&full, &shortlisted, &far}) {
+      const float m = *std::max_element(row->begin(), row->end());
+      double total = 0.0;
+      for (float x : *row) total += std::exp(static_cast<double>(x) - m);
+      int argmax = -1;
+      EXPECT_NEAR(log_sum_exp(row->data(), v, &argmax), m + std::log(total), 1e-5) << "v " << v;
+      EXPECT_EQ((*row)[argmax], m);
+      EXPECT_EQ(std::find(row->begin(), row->end(), m) - row->begin(), argmax);
     }
   }
 }
