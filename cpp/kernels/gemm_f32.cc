@@ -6,6 +6,7 @@
 // what V8 maps WebAssembly's v128 locals to: 4 x 1 (8 accumulators) for blocks of rows,
 // 1 x 4 for the single row of batch-1 decoding, where every weight is used once anyway.
 #include <algorithm>
+#include <vector>
 
 #include "kernels/gemm.h"
 #include "kernels/parallel.h"
@@ -39,23 +40,48 @@ inline void finish(f32x4 v, float* y, int valid, Epilogue epilogue) {
   }
 }
 
-// y[MR, 8 NP] for rows x[MR, K] and NP consecutive panels starting at `panel`.
+// Blocks of kRowBlock rows of x [M, K] interleaved as [M / kRowBlock][K][kRowBlock], so that the
+// micro-kernel reads each block's activations through one pointer. Grows to the largest product
+// seen, then is reused: no allocation in steady state.
+thread_local std::vector<float> packed_rows;
+
+// Packs the first `blocks` blocks of kRowBlock rows of x into packed_rows; returns its data.
+const float* pack_rows(const float* x, int ldx, int blocks, int k) {
+  const size_t size = static_cast<size_t>(blocks) * k * kRowBlock;
+  if (packed_rows.size() < size) packed_rows.resize(size);
+  for (int b = 0; b < blocks; ++b) {
+    float* xp = packed_rows.data() + static_cast<size_t>(b) * k * kRowBlock;
+    const float* xb = x + static_cast<size_t>(b) * kRowBlock * ldx;
+    for (int p = 0; p < k; ++p) {
+      for (int r = 0; r < kRowBlock; ++r) xp[p * kRowBlock + r] = xb[r * ldx + p];
+    }
+  }
+  return packed_rows.data();
+}
+
+// y[MR, 8 NP] for MR rows given as xp [K][MR] (a block from pack_rows, or one row of x as it is)
+// and NP consecutive panels starting at `panel`. The activations and the weights advance by one
+// pointer step per input and every load sits at a constant offset from its pointer: V8 then
+// compiles the loop to loads, broadcasts, multiplies and adds with no address arithmetic (indexing
+// x[r * ldx + p] instead ran at 0.55-0.8 of the SIMD128 peak on [20, 256] rows, this at 0.95).
 template <int MR, int NP>
-void block(const float* x, int ldx, const float* panel, size_t panel_stride, int k, const float* bias, int n0,
-           int n, float* y, int ldy, Epilogue epilogue) {
+void block(const float* xp, const float* panel, size_t panel_stride, int k, const float* bias, int n0, int n,
+           float* y, int ldy, Epilogue epilogue) {
   f32x4 acc[MR][2 * NP];
   for (int r = 0; r < MR; ++r) {
     for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::splat(0.0f);
   }
-  for (int p = 0; p < k; ++p) {
-    f32x4 w[2 * NP];
+  const float* a = xp;
+  const float* w = panel;
+  for (int p = 0; p < k; ++p, a += MR, w += kPanel) {
+    f32x4 wv[2 * NP];
     for (int q = 0; q < NP; ++q) {
-      w[2 * q] = simd::load(panel + q * panel_stride + p * kPanel);
-      w[2 * q + 1] = simd::load(panel + q * panel_stride + p * kPanel + 4);
+      wv[2 * q] = simd::load(w + q * panel_stride);
+      wv[2 * q + 1] = simd::load(w + q * panel_stride + 4);
     }
     for (int r = 0; r < MR; ++r) {
-      const f32x4 a = simd::splat(x[r * ldx + p]);
-      for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::add(acc[r][j], simd::mul(a, w[j]));
+      const f32x4 ar = simd::splat(a[r]);
+      for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::add(acc[r][j], simd::mul(ar, wv[j]));
     }
   }
   for (int j = 0; j < 2 * NP; ++j) {
@@ -67,11 +93,11 @@ void block(const float* x, int ldx, const float* panel, size_t panel_stride, int
 }
 
 template <int MR>
-void rows_block(const float* x, int ldx, const float* panels, size_t panel_stride, int k, const float* bias,
-                int first_panel, int panel_count, int n, float* y, int ldy, Epilogue epilogue) {
+void rows_block(const float* xp, const float* panels, size_t panel_stride, int k, const float* bias, int first_panel,
+                int panel_count, int n, float* y, int ldy, Epilogue epilogue) {
   for (int q = 0; q < panel_count; ++q) {
     const int p = first_panel + q;
-    block<MR, 1>(x, ldx, panels + p * panel_stride, panel_stride, k, bias, p * kPanel, n, y, ldy, epilogue);
+    block<MR, 1>(xp, panels + p * panel_stride, panel_stride, k, bias, p * kPanel, n, y, ldy, epilogue);
   }
 }
 
@@ -125,23 +151,22 @@ void PackedLinear::apply_f32(const float* x, int m, int ldx, float* y, int ldy, 
   const float* bias = bias_.data();
   // Panel groups outside, rows inside: a group's panels stay in L1 while every row block uses them.
   // Threads take disjoint ranges of groups, so each output feature is computed as on one thread.
-  const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
+  const int groups = (panels + kPanelGroup - 1) / kPanelGroup, blocks = m / kRowBlock;
+  const float* packed = pack_rows(x, ldx, blocks, k);  // the caller's buffer: helpers only read it
   parallel_for(groups, static_cast<int64_t>(m) * k * n, [&](int first, int last) {
     for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
       const int count = std::min(kPanelGroup, panels - g);
-      int r = 0;
-      for (; r + kRowBlock <= m; r += kRowBlock) {
-        rows_block<kRowBlock>(x + r * ldx, ldx, panels_.data(), stride, k, bias, g, count, n, y + r * ldy, ldy,
-                              epilogue);
+      for (int b = 0; b < blocks; ++b) {
+        rows_block<kRowBlock>(packed + static_cast<size_t>(b) * k * kRowBlock, panels_.data(), stride, k, bias, g,
+                              count, n, y + b * kRowBlock * ldy, ldy, epilogue);
       }
-      for (; r < m; ++r) {
-        const float* xr = x + r * ldx;
+      for (int r = blocks * kRowBlock; r < m; ++r) {
+        const float* xr = x + r * ldx;  // one row is already [K][1]
         float* yr = y + r * ldy;
         if (count == kPanelGroup) {
-          block<1, kPanelGroup>(xr, ldx, panels_.data() + g * stride, stride, k, bias, g * kPanel, n, yr, ldy,
-                                epilogue);
+          block<1, kPanelGroup>(xr, panels_.data() + g * stride, stride, k, bias, g * kPanel, n, yr, ldy, epilogue);
         } else {
-          rows_block<1>(xr, ldx, panels_.data(), stride, k, bias, g, count, n, yr, ldy, epilogue);
+          rows_block<1>(xr, panels_.data(), stride, k, bias, g, count, n, yr, ldy, epilogue);
         }
       }
     }
