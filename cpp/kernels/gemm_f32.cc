@@ -62,8 +62,9 @@ const float* pack_rows(const float* x, int ldx, int blocks, int k) {
 // y[MR, 8 NP] for MR rows given as xp [K][MR] (a block from pack_rows, or one row of x as it is)
 // and NP consecutive panels starting at `panel`. The activations and the weights advance by one
 // pointer step per input and every load sits at a constant offset from its pointer: V8 then
-// compiles the loop to loads, broadcasts, multiplies and adds with no address arithmetic (indexing
-// x[r * ldx + p] instead ran at 0.55-0.8 of the SIMD128 peak on [20, 256] rows, this at 0.95).
+// compiles the loop to loads, broadcasts, multiplies and adds with no address arithmetic (for the
+// 4 x 8 block, 27 x86 instructions per input where indexing x[r * ldx + p] took 34; the fp32
+// engine translated 1.07x faster for it, same-process A/B on 200 FLORES sentences).
 template <int MR, int NP>
 void block(const float* xp, const float* panel, size_t panel_stride, int k, const float* bias, int n0, int n,
            float* y, int ldy, Epilogue epilogue) {
