@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/parallel.h"
 #include "kernels/simd128.h"
@@ -22,23 +23,6 @@ constexpr int kRowBlock = 4;     // MR for blocks of rows
 constexpr int kPanelGroup = 4;   // NP for a single row
 
 int round_up(int n, int to) { return (n + to - 1) / to * to; }
-
-// Applies the epilogue to 4 features of one row: v = x W^T + b for features n .. n+3, of which
-// `valid` (1..4) exist in y.
-inline void finish(f32x4 v, float* y, int valid, Epilogue epilogue) {
-  if (valid == 4) {
-    if (epilogue == Epilogue::kRelu) v = simd::max(v, simd::splat(0.0f));
-    if (epilogue == Epilogue::kAccumulate) v = simd::add(v, simd::load(y));
-    simd::store(y, v);
-    return;
-  }
-  alignas(16) float lanes[4];
-  simd::store(lanes, v);
-  for (int i = 0; i < valid; ++i) {
-    const float r = epilogue == Epilogue::kRelu ? std::max(lanes[i], 0.0f) : lanes[i];
-    y[i] = epilogue == Epilogue::kAccumulate ? y[i] + r : r;
-  }
-}
 
 // Blocks of kRowBlock rows of x [M, K] interleaved as [M / kRowBlock][K][kRowBlock], so that the
 // micro-kernel reads each block's activations through one pointer. Grows to the largest product
@@ -85,11 +69,16 @@ void block(const float* xp, const float* panel, size_t panel_stride, int k, cons
       for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::add(acc[r][j], simd::mul(ar, wv[j]));
     }
   }
+  // Unrolled (and `continue`, not `break`), so that acc is indexed by constants and stays in registers.
+#pragma GCC unroll 8
   for (int j = 0; j < 2 * NP; ++j) {
     const int col = n0 + 4 * j;
-    if (col >= n) break;
+    if (col >= n) continue;
     const f32x4 b = simd::load(bias + col);
-    for (int r = 0; r < MR; ++r) finish(simd::add(acc[r][j], b), y + r * ldy + col, std::min(4, n - col), epilogue);
+#pragma GCC unroll 4
+    for (int r = 0; r < MR; ++r) {
+      kernels::finish(simd::add(acc[r][j], b), y + r * ldy + col, std::min(4, n - col), epilogue);
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/epilogue.h"
 #include "kernels/gemm.h"
 #include "kernels/parallel.h"
 #include "kernels/simd128.h"
@@ -45,11 +46,14 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
   for (int r = 0; r < m; ++r) {
     const float* xr = x + r * ldx;
     int16_t* q = activations.values.data() + static_cast<size_t>(r) * k_pad;
-    float amax = 0.0f;
-    for (int i = 0; i < k; ++i) amax = std::max(amax, std::fabs(xr[i]));
+    simd::f32x4 vmax = simd::splat(0.0f);
+    int i = 0;
+    for (; i + 4 <= k; i += 4) vmax = simd::max(vmax, simd::abs(simd::load(xr + i)));
+    float amax = simd::max_lane(vmax);
+    for (; i < k; ++i) amax = std::max(amax, std::fabs(xr[i]));
     const float scale = amax > 0.0f ? amax / 127.0f : 1.0f, inv = 1.0f / scale;
     activations.scales[r] = scale;
-    int i = 0;
+    i = 0;
     const simd::f32x4 vinv = simd::splat(inv);
     for (; i + 8 <= k; i += 8) {
       const i32x4 lo = simd::to_i32(simd::round_nearest(simd::mul(simd::load(xr + i), vinv)));
@@ -107,23 +111,16 @@ void block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t* pan
       }
     }
   }
+  // Unrolled (and `continue`, not `break`), so that acc is indexed by constants and stays in registers.
+#pragma GCC unroll 4
   for (int q = 0; q < NP; ++q) {
     const int col = n0 + kFeatures * q;
-    if (col >= n) break;
-    const int valid = std::min(kFeatures, n - col);
+    if (col >= n) continue;
     const simd::f32x4 ws = simd::load(w_scale + col), b = simd::load(bias + col);
+#pragma GCC unroll 4
     for (int r = 0; r < MR; ++r) {
-      simd::f32x4 v = simd::add(simd::mul(simd::to_f32(acc[r][q]), simd::mul(ws, simd::splat(x_scale[r]))), b);
-      float* yr = y + r * ldy + col;
-      alignas(16) float lanes[4];
-      if (epilogue == Epilogue::kRelu) v = simd::max(v, simd::splat(0.0f));
-      if (valid == kFeatures) {
-        if (epilogue == Epilogue::kAccumulate) v = simd::add(v, simd::load(yr));
-        simd::store(yr, v);
-        continue;
-      }
-      simd::store(lanes, v);
-      for (int i = 0; i < valid; ++i) yr[i] = epilogue == Epilogue::kAccumulate ? yr[i] + lanes[i] : lanes[i];
+      const simd::f32x4 v = simd::add(simd::mul(simd::to_f32(acc[r][q]), simd::mul(ws, simd::splat(x_scale[r]))), b);
+      kernels::finish(v, y + r * ldy + col, std::min(kFeatures, n - col), epilogue);
     }
   }
 }

@@ -31,6 +31,7 @@ inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
+inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
 inline bool any_greater(f32x4 a, f32x4 b) { return wasm_v128_any_true(wasm_f32x4_gt(a, b)); }
 inline f32x4 round_nearest(f32x4 a) { return wasm_f32x4_nearest(a); }
 /// Truncating float -> int32 conversion of values already known to be in range.
@@ -66,6 +67,7 @@ inline f32x4 sub(f32x4 a, f32x4 b) { return _mm_sub_ps(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return _mm_mul_ps(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return _mm_min_ps(a, b); }
+inline f32x4 abs(f32x4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 inline bool any_greater(f32x4 a, f32x4 b) { return _mm_movemask_ps(_mm_cmpgt_ps(a, b)) != 0; }
 inline f32x4 round_nearest(f32x4 a) { return _mm_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
 inline i32x4 to_i32(f32x4 a) { return _mm_cvttps_epi32(a); }
