@@ -2,7 +2,7 @@
 // `npm run bench`: crossattn against its in-browser peers on the same trained weights, in one run.
 //
 //   npm run bench [-- --quick] [--runs N] [--sentences N] [--batch N] [--batch-sizes N,N,...] [--data DIR] [--out DIR]
-//                 [--model FILE] [--test-set PREFIX] [--shortlist-train PREFIX]   (PREFIX: under --data, or absolute)
+//                 [--model FILE] [--test-set PREFIX] [--shortlist-train PREFIX]   (PREFIX: under --data, else from here)
 //
 // Translates --test-set (default multi30k/test_2016_flickr under --data; flores-dev/dev for
 // Wikipedia-length sentences) with --model (an fp32 model file, default models/multi30k-en-de's; its
@@ -71,9 +71,15 @@ const { sourceLang, targetLang } = await (async () => {
   return config;
 })();
 /** The file of PREFIX.LANG.gz or PREFIX.LANG, PREFIX under --data or absolute. */
+// A set's file for one language, PREFIX.LANG or PREFIX.LANG.gz, under --data, else from the working
+// directory (such as build/data/general/finetune, made by models/prepare_general.py).
 const setFile = (prefix, lang) => {
-  const file = path.resolve(values.data, `${prefix}.${lang}`);
-  return existsSync(`${file}.gz`) ? `${file}.gz` : file;
+  for (const dir of [values.data, '.']) {
+    const file = path.resolve(dir, `${prefix}.${lang}`);
+    if (existsSync(`${file}.gz`)) return `${file}.gz`;
+    if (existsSync(file)) return file;
+  }
+  throw new Error(`no ${prefix}.${lang} or ${prefix}.${lang}.gz under ${values.data} or ${process.cwd()}`);
 };
 const source = readLines(setFile(values['test-set'], sourceLang)).slice(0, sentences);
 const reference = readLines(setFile(values['test-set'], targetLang)).slice(0, sentences);
@@ -122,19 +128,26 @@ for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'floa
 // the model follows native Marian's conventions: docs/bergamot.md).
 const marianDifferences = JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8'));
 
-// The lexical shortlist (docs/model-format.md): the int8 model with a table made from the pairs of
-// --shortlist-train, aligned with the model's own vocabulary (models/ibm2_align.py, models/shortlist.py).
+// The lexical shortlist (docs/model-format.md): the fp32 and int8 models with a table made from the
+// pairs of --shortlist-train, aligned with the model's own vocabulary (models/ibm2_align.py,
+// models/shortlist.py). Both precisions share the vocabulary, so one set of links serves both.
 const shortlistSlug = path.resolve(values.data, values['shortlist-train']).split(path.sep).slice(-2).join('-');
-const shortlistModel = path.join(work, `${modelName}.int8.shortlist-${shortlistSlug}.crossattn`);
-if (!existsSync(shortlistModel) || statSync(shortlistModel).mtimeMs < statSync(int8Model).mtimeMs) {
-  console.error('adding a lexical shortlist to the int8 model (models/ibm2_align.py, models/shortlist.py) ...');
-  const train = (lang) => setFile(values['shortlist-train'], lang);
-  const links = path.join(work, `${shortlistSlug}.align.gz`);
-  run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', int8Model, '--src', train(sourceLang), '--tgt', train(targetLang),
-    '--out', links], { stdio: ['ignore', 'ignore', 'ignore'] });
-  run('/usr/bin/python3', ['models/shortlist.py', '--model', int8Model, '--src', train(sourceLang), '--tgt', train(targetLang),
-    '--alignment', links, '--out', shortlistModel]);
+const shortlistLinks = path.join(work, `${shortlistSlug}.align.gz`);
+const shortlistTrain = (lang) => setFile(values['shortlist-train'], lang);
+/** `model` with the lexical shortlist added, as the file name it is written to. */
+function withShortlist(model, precision) {
+  const out = path.join(work, `${modelName}.${precision}.shortlist-${shortlistSlug}.crossattn`);
+  if (existsSync(out) && statSync(out).mtimeMs >= statSync(model).mtimeMs) return out;
+  console.error(`adding a lexical shortlist to the ${precision} model (models/ibm2_align.py, models/shortlist.py) ...`);
+  if (!existsSync(shortlistLinks)) {
+    run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', model, '--src', shortlistTrain(sourceLang),
+      '--tgt', shortlistTrain(targetLang), '--out', shortlistLinks], { stdio: ['ignore', 'ignore', 'ignore'] });
+  }
+  run('/usr/bin/python3', ['models/shortlist.py', '--model', model, '--src', shortlistTrain(sourceLang),
+    '--tgt', shortlistTrain(targetLang), '--alignment', shortlistLinks, '--out', out]);
+  return out;
 }
+const shortlistModels = { fp32: withShortlist(fp32Model, 'fp32'), int8: withShortlist(int8Model, 'int8') };
 
 // --- Engines ------------------------------------------------------------------------------------
 const native = path.join(root, 'build/native/bench/crossattn-bench-native');
@@ -147,7 +160,8 @@ const batchEngine = (precision, size) => [`crossattn-wasm-${precision}-batch${si
 const engines = {
   'crossattn-wasm-fp32': [node, ['bench/engine.js', 'crossattn', '--model', fp32Model, '--src', srcFile]],
   'crossattn-wasm-int8': [node, ['bench/engine.js', 'crossattn', '--model', int8Model, '--src', srcFile]],
-  'crossattn-wasm-int8-shortlist': [node, ['bench/engine.js', 'crossattn', '--model', shortlistModel, '--src', srcFile]],
+  'crossattn-wasm-fp32-shortlist': [node, ['bench/engine.js', 'crossattn', '--model', shortlistModels.fp32, '--src', srcFile]],
+  'crossattn-wasm-int8-shortlist': [node, ['bench/engine.js', 'crossattn', '--model', shortlistModels.int8, '--src', srcFile]],
   'crossattn-native': [native, ['--model', fp32Model]],
   'crossattn-native-int8': [native, ['--model', int8Model]],
   'onnxruntime-web': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxDir]],
@@ -270,7 +284,7 @@ function fp32Bytes(file) {
   return bytes;
 }
 const fp32 = results['crossattn-wasm-fp32'], int8 = results['crossattn-wasm-int8'];
-const shortlisted = results['crossattn-wasm-int8-shortlist'];
+const shortlisted = results['crossattn-wasm-int8-shortlist'], fp32Shortlisted = results['crossattn-wasm-fp32-shortlist'];
 const wasmKernels = kernels.wasm_simd128;
 const encoderShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('encoder_'));
 const decodeShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('decode_'));
@@ -297,6 +311,8 @@ const bars = {
   int8_shortlist_bleu_minus_int8: { value: Number((shortlisted.bleu - int8.bleu).toFixed(2)), bar: -0.3 },
   int8_shortlist_tokens_vs_onnxruntime_q8: {
     value: Number((shortlisted.tokens_per_s / results['onnxruntime-web-q8'].tokens_per_s).toFixed(2)), bar: 3 },
+  fp32_shortlist_bleu_minus_fp32: { value: Number((fp32Shortlisted.bleu - fp32.bleu).toFixed(2)), bar: -0.3 },
+  fp32_shortlist_tokens_vs_onnxruntime: { value: fp32Shortlisted.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 },
 };
 for (const b of Object.values(bars)) b.met = b.lower_is_better ? b.value <= b.bar : b.value >= b.bar;
 
@@ -334,7 +350,7 @@ const lines = [
     + (marianDifferences.length === 0
       ? 'This model follows native Marian\'s conventions (post-norm, Marian\'s sinusoids, a zero vector as the decoder\'s first input, layer-norm epsilon 1e-6: docs/bergamot.md), so Bergamot computes the same function as ours: its float32 outputs differ from ours only where float rounding flips a close choice, its int8 ones also by its own quantization (intgemm, one scale per matrix).'
       : `On this model Marian computes a different function (${marianDifferences.join('; ')}: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes, not the same translations.`),
-  `crossattn-wasm-int8-shortlist is the int8 model with a lexical shortlist of its output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${values['shortlist-train']}): each sentence scores its candidates only (docs/model-format.md). Its BLEU against the full layer's is a bar below.`,
+  `The shortlist rows are the same models with a lexical shortlist of their output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${values['shortlist-train']}): each sentence scores its candidates only (docs/model-format.md). Their BLEU against the full layer's is a bar below.`,
   'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).',
   `Load ms of the WebAssembly engines: the median of ${LOAD_RUNS} first loads, each in a fresh process, from the model file on disk to a translator ready, with the engine\'s wasm compiled before the clock starts (ours by prepareEngine, in ${int8.engine_compile_ms} ms; Bergamot\'s likewise); onnxruntime-web\'s includes its runtime\'s start. The native rows read the file from the page cache.`, '',
   '![Target tokens/s by engine](bench-tokens.svg)', '',
