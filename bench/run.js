@@ -70,7 +70,6 @@ const { sourceLang, targetLang } = await (async () => {
   translator.dispose();
   return config;
 })();
-/** The file of PREFIX.LANG.gz or PREFIX.LANG, PREFIX under --data or absolute. */
 // A set's file for one language, PREFIX.LANG or PREFIX.LANG.gz, under --data, else from the working
 // directory (such as build/data/general/finetune, made by models/prepare_general.py).
 const setFile = (prefix, lang) => {
@@ -139,7 +138,7 @@ function withShortlist(model, precision) {
   const out = path.join(work, `${modelName}.${precision}.shortlist-${shortlistSlug}.crossattn`);
   if (existsSync(out) && statSync(out).mtimeMs >= statSync(model).mtimeMs) return out;
   console.error(`adding a lexical shortlist to the ${precision} model (models/ibm2_align.py, models/shortlist.py) ...`);
-  if (!existsSync(shortlistLinks)) {
+  if (!existsSync(shortlistLinks) || statSync(shortlistLinks).mtimeMs < statSync(model).mtimeMs) {  // a new model may bring a new vocabulary
     run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', model, '--src', shortlistTrain(sourceLang),
       '--tgt', shortlistTrain(targetLang), '--out', shortlistLinks], { stdio: ['ignore', 'ignore', 'ignore'] });
   }
