@@ -33,6 +33,8 @@ inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
 inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
 inline bool any_greater(f32x4 a, f32x4 b) { return wasm_v128_any_true(wasm_f32x4_gt(a, b)); }
+/// Bit i set where lane i of a is not zero (NaN included).
+inline int nonzero_lanes(f32x4 a) { return wasm_i32x4_bitmask(wasm_f32x4_ne(a, wasm_f32x4_const_splat(0.0f))); }
 inline f32x4 round_nearest(f32x4 a) { return wasm_f32x4_nearest(a); }
 /// Truncating float -> int32 conversion of values already known to be in range.
 inline i32x4 to_i32(f32x4 a) { return wasm_i32x4_trunc_sat_f32x4(a); }
@@ -69,6 +71,7 @@ inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(a, b); }
 inline f32x4 min(f32x4 a, f32x4 b) { return _mm_min_ps(a, b); }
 inline f32x4 abs(f32x4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 inline bool any_greater(f32x4 a, f32x4 b) { return _mm_movemask_ps(_mm_cmpgt_ps(a, b)) != 0; }
+inline int nonzero_lanes(f32x4 a) { return _mm_movemask_ps(_mm_cmpneq_ps(a, _mm_setzero_ps())); }
 inline f32x4 round_nearest(f32x4 a) { return _mm_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
 inline i32x4 to_i32(f32x4 a) { return _mm_cvttps_epi32(a); }
 inline f32x4 to_f32(i32x4 a) { return _mm_cvtepi32_ps(a); }

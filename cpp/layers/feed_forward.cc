@@ -12,7 +12,9 @@ void feed_forward(const float* h, int m, const FeedForwardWeights& w, Activation
     w.fc1.apply(h, m, d, hidden, d_ff, Epilogue::kStore);
     activate(hidden, m * d_ff, activation);
   }
-  w.fc2.apply(hidden, m, d_ff, x, d, Epilogue::kAccumulate);  // [M, D]
+  // A ReLU's output is mostly zeros, which the product skips (exactly).
+  const InputZeros zeros = activation == Activation::kRelu ? InputZeros::kSkip : InputZeros::kKeep;
+  w.fc2.apply(hidden, m, d_ff, x, d, Epilogue::kAccumulate, zeros);  // [M, D]
 }
 
 }  // namespace crossattn

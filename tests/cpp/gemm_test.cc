@@ -4,6 +4,7 @@
 #include "kernels/gemm.h"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -57,6 +58,45 @@ TEST(Gemm, Fp32MatchesNaiveProduct) {
         ASSERT_NEAR(y[i], expected[i], 1e-4) << c.m << "x" << c.k << "x" << c.n << " element " << i;
       }
     }
+  }
+}
+
+// InputZeros::kSkip drops inputs that are zero in every row of a block; the other products are
+// summed in the same order, so y must equal the unskipped product bit for bit: on rows that are
+// mostly zeros (gathered), dense (multiplied whole) and mixed, in blocks of 4 rows and leftover
+// rows, for each epilogue. A NaN input is not a zero: it still reaches y.
+TEST(Gemm, Fp32SkippingZeroInputsIsExact) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  const Case cases[] = {{1, 1024, 256}, {1, 30, 37}, {9, 100, 70}, {6, 1024, 40}, {3, 17, 13}, {5, 30, 37}};
+  for (const Case& c : cases) {
+    const auto w = random_vector(static_cast<size_t>(c.n) * c.k, rng, 0.1f), bias = random_vector(c.n, rng, 0.1f),
+               y0 = random_vector(c.m * c.n, rng, 1.0f);
+    const PackedLinear packed = PackedLinear::from_f32(w.data(), c.n, c.k, bias.data());
+    for (float zero_share : {0.0f, 0.5f, 0.9f, 1.0f}) {
+      auto x = random_vector(c.m * c.k, rng, 1.0f);
+      for (int r = 0; r < c.m; ++r) {
+        // Rows 4..7 stay dense, so that a block of them is multiplied whole beside gathered ones.
+        if (r >= 4 && r < 8) continue;
+        for (int i = 0; i < c.k; ++i) {
+          if (uniform(rng) < zero_share) x[r * c.k + i] = 0.0f;
+        }
+      }
+      for (Epilogue e : {Epilogue::kStore, Epilogue::kRelu, Epilogue::kAccumulate}) {
+        std::vector<float> kept = y0, skipped = y0;
+        packed.apply(x.data(), c.m, c.k, kept.data(), c.n, e, InputZeros::kKeep);
+        packed.apply(x.data(), c.m, c.k, skipped.data(), c.n, e, InputZeros::kSkip);
+        for (size_t i = 0; i < kept.size(); ++i) {
+          ASSERT_EQ(std::memcmp(&kept[i], &skipped[i], sizeof(float)), 0)
+              << c.m << "x" << c.k << "x" << c.n << " zeros " << zero_share << " element " << i;
+        }
+      }
+    }
+    std::vector<float> x(c.m * c.k, 0.0f), y(c.m * c.n);
+    x[c.k / 2] = std::nanf("");
+    packed.apply(x.data(), c.m, c.k, y.data(), c.n, Epilogue::kStore, InputZeros::kSkip);
+    for (int j = 0; j < c.n; ++j) ASSERT_TRUE(std::isnan(y[j])) << "feature " << j;
+    for (int j = 0; j < (c.m - 1) * c.n; ++j) ASSERT_EQ(y[c.n + j], bias[j % c.n]) << "a row of zeros is its bias";
   }
 }
 
