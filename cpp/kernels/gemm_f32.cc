@@ -56,7 +56,8 @@ struct RowBuffer {
 thread_local RowBuffer row_buffer;
 
 // Appends rows [row, row + rows) of x (K inputs each) to the buffer, which has room for them.
-void pack_block(const float* x, int ldx, int row, int rows, int k, bool skip_zeros, RowBuffer& buf) {
+template <int rows>
+void pack_block(const float* x, int ldx, int row, int k, bool skip_zeros, RowBuffer& buf) {
   const float* xb = x + static_cast<size_t>(row) * ldx;
   float* values = buf.values.data() + buf.used_values;
   if (skip_zeros) {
@@ -84,15 +85,26 @@ void pack_block(const float* x, int ldx, int row, int rows, int k, bool skip_zer
       return;
     }
   }
-  if (rows == 1) {  // one row is already [K][1]
+  if constexpr (rows == 1) {  // one row is already [K][1]
     buf.blocks.push_back({row, 1, xb, nullptr, k});
-    return;
+  } else {
+    static_assert(rows == 4, "blocks of rows are transposed 4 x 4");
+    int p = 0;
+    for (; p + 4 <= k; p += 4) {
+      f32x4 r0 = simd::load(xb + p), r1 = simd::load(xb + ldx + p), r2 = simd::load(xb + 2 * ldx + p),
+            r3 = simd::load(xb + 3 * ldx + p);
+      simd::transpose4(r0, r1, r2, r3);  // r0 = inputs p of the 4 rows, r1 = inputs p + 1, ...
+      simd::store(values + p * 4, r0);
+      simd::store(values + p * 4 + 4, r1);
+      simd::store(values + p * 4 + 8, r2);
+      simd::store(values + p * 4 + 12, r3);
+    }
+    for (; p < k; ++p) {
+      for (int r = 0; r < rows; ++r) values[p * rows + r] = xb[r * ldx + p];
+    }
+    buf.blocks.push_back({row, rows, values, nullptr, k});
+    buf.used_values += static_cast<size_t>(k) * rows;
   }
-  for (int p = 0; p < k; ++p) {
-    for (int r = 0; r < rows; ++r) values[p * rows + r] = xb[r * ldx + p];
-  }
-  buf.blocks.push_back({row, rows, values, nullptr, k});
-  buf.used_values += static_cast<size_t>(k) * rows;
 }
 
 // x [M, K] as blocks of kRowBlock rows, then leftover single rows.
@@ -104,8 +116,8 @@ const std::vector<RowBlock>& pack_rows(const float* x, int m, int ldx, int k, bo
   buf.used_values = buf.used_inputs = 0;
   buf.blocks.clear();
   int r = 0;
-  for (; r + kRowBlock <= m; r += kRowBlock) pack_block(x, ldx, r, kRowBlock, k, skip_zeros, buf);
-  for (; r < m; ++r) pack_block(x, ldx, r, 1, k, skip_zeros, buf);
+  for (; r + kRowBlock <= m; r += kRowBlock) pack_block<kRowBlock>(x, ldx, r, k, skip_zeros, buf);
+  for (; r < m; ++r) pack_block<1>(x, ldx, r, k, skip_zeros, buf);
   return buf.blocks;
 }
 

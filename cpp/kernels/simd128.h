@@ -54,6 +54,15 @@ inline void store_i16(int16_t* p, i16x8 v) { wasm_v128_store(p, v); }
 /// Lanes {a0, a2, b0, b2} and {a1, a3, b1, b3}: the even and odd lanes of a and b.
 inline f32x4 even_lanes(f32x4 a, f32x4 b) { return wasm_i32x4_shuffle(a, b, 0, 2, 4, 6); }
 inline f32x4 odd_lanes(f32x4 a, f32x4 b) { return wasm_i32x4_shuffle(a, b, 1, 3, 5, 7); }
+/// Transposes the 4 x 4 matrix whose rows are a, b, c, d in place.
+inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
+  const f32x4 ab_lo = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), ab_hi = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
+  const f32x4 cd_lo = wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), cd_hi = wasm_i32x4_shuffle(c, d, 2, 6, 3, 7);
+  a = wasm_i32x4_shuffle(ab_lo, cd_lo, 0, 1, 4, 5);
+  b = wasm_i32x4_shuffle(ab_lo, cd_lo, 2, 3, 6, 7);
+  c = wasm_i32x4_shuffle(ab_hi, cd_hi, 0, 1, 4, 5);
+  d = wasm_i32x4_shuffle(ab_hi, cd_hi, 2, 3, 6, 7);
+}
 
 #else
 
@@ -86,6 +95,7 @@ inline i16x8 narrow_i32(i32x4 a, i32x4 b) { return _mm_packs_epi32(a, b); }
 inline void store_i16(int16_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 inline f32x4 even_lanes(f32x4 a, f32x4 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)); }
 inline f32x4 odd_lanes(f32x4 a, f32x4 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)); }
+inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) { _MM_TRANSPOSE4_PS(a, b, c, d); }
 
 #endif
 
