@@ -24,7 +24,8 @@ enum class Epilogue { kStore, kRelu, kAccumulate };
 /// the second matrix of a ReLU feed-forward block reads: 86-89% zeros in the bench model's encoder,
 /// 66-69% in its decoder, by tools/relu-zeros.py); the fp32 product then skips the inputs that are
 /// zero in every row of a block (4 rows, or one leftover row). Exact: a skipped input adds nothing,
-/// and the others are summed in the same order, so y is bit for bit the product without skipping.
+/// and the others are summed in the same order, so y is bit for bit the product without skipping
+/// (for finite weights: a skipped input's weights are never read).
 /// The int8 product ignores it (skipping its input pairs measured no faster, session 20).
 enum class InputZeros { kKeep, kSkip };
 

@@ -100,6 +100,33 @@ TEST(Gemm, Fp32SkippingZeroInputsIsExact) {
   }
 }
 
+// A skipped input's weights are never read: with an infinite weight behind an input that is zero in
+// every row, the product that skips stays finite, and the one that keeps it turns 0 * inf into NaN.
+// This proves the gathered path runs for mostly-zero blocks (the exactness test above cannot tell).
+TEST(Gemm, Fp32SkippingNeverReadsTheWeightsOfZeroInputs) {
+  std::mt19937 rng(37);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (const Case& c : {Case{1, 1024, 256}, Case{4, 1024, 64}, Case{6, 300, 37}}) {
+    auto w = random_vector(static_cast<size_t>(c.n) * c.k, rng, 0.1f);
+    const int dead = c.k / 3;  // the input that is zero in every row
+    for (int j = 0; j < c.n; ++j) w[static_cast<size_t>(j) * c.k + dead] = INFINITY;
+    const PackedLinear packed = PackedLinear::from_f32(w.data(), c.n, c.k, nullptr);
+    auto x = random_vector(c.m * c.k, rng, 1.0f);
+    for (int r = 0; r < c.m; ++r) {
+      for (int i = 0; i < c.k; ++i) {
+        if (i == dead || uniform(rng) < 0.9f) x[r * c.k + i] = 0.0f;  // 90% zeros, as a ReLU's output
+      }
+    }
+    std::vector<float> kept(c.m * c.n), skipped(c.m * c.n);
+    packed.apply(x.data(), c.m, c.k, kept.data(), c.n, Epilogue::kStore, InputZeros::kKeep);
+    packed.apply(x.data(), c.m, c.k, skipped.data(), c.n, Epilogue::kStore, InputZeros::kSkip);
+    for (int i = 0; i < c.m * c.n; ++i) {
+      ASSERT_TRUE(std::isnan(kept[i])) << c.m << "x" << c.k << "x" << c.n << " element " << i;
+      ASSERT_TRUE(std::isfinite(skipped[i])) << c.m << "x" << c.k << "x" << c.n << " element " << i;
+    }
+  }
+}
+
 // The int8 path quantizes each row of x with scale max|x|/127 and rounding to nearest; the
 // reference does the same independently, so the only difference left is float rounding.
 TEST(Gemm, Int8MatchesExactIntegerProduct) {
