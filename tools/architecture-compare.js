@@ -3,8 +3,12 @@
 // "Deep Encoder, Shallow Decoder"): quality from each training run's log at the same budget, and the
 // int8 WebAssembly engine's speed on the same sentences, in one run.
 //
-//   node tools/architecture-compare.js NAME=MODEL_FILE=TRAIN_LOG NAME=MODEL_FILE=TRAIN_LOG [--set flores-dev/dev]
-//                                      [--sentences N] [--runs N] [--data DIR] [--out-json F] [--out-md F]
+//   node tools/architecture-compare.js NAME=MODEL_FILE=TRAIN_LOG... [--set flores-dev/dev] [--sentences N]
+//        [--runs N] [--trained-by TEXT] [--verdict TEXT] [--data DIR] [--out-json F] [--out-md F]
+//
+// Two or more candidates; speed ratios are against the last one (the reference, e.g. the balanced
+// model). --trained-by says how the runs were trained (the command and the hardware), --verdict which
+// candidate ships and why; both go to the docs, and the verdict to the page's explain view.
 //
 // Each MODEL_FILE (int8, models/quantize.py) translates the first N sentences of the set greedily, one
 // at a time, one thread (bench/engine.js, each run in its own process, candidates interleaved; medians
@@ -27,10 +31,12 @@ const { values, positionals } = parseArgs({
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? path.join(root, '..', 'shared', 'data') },
     'out-json': { type: 'string', default: path.join(root, 'models', 'architecture.json') },
     'out-md': { type: 'string', default: path.join(root, 'docs', 'deep-encoder.md') },
+    'trained-by': { type: 'string', default: '' },
+    verdict: { type: 'string', default: '' },
   },
 });
 if (positionals.length < 2) {
-  console.error('usage: node tools/architecture-compare.js NAME=MODEL_FILE=TRAIN_LOG NAME=MODEL_FILE=TRAIN_LOG [options]');
+  console.error('usage: node tools/architecture-compare.js NAME=MODEL_FILE=TRAIN_LOG NAME=MODEL_FILE=TRAIN_LOG... [options]');
   process.exit(2);
 }
 
@@ -74,6 +80,7 @@ const rows = candidates.map((c) => {
     name: c.name, encoder_layers: m.encoder_layers, decoder_layers: m.decoder_layers, d_model: m.d_model, d_ff: m.d_ff,
     n_heads: m.n_heads, vocab_size: m.vocab_size, model_bytes_int8: c.bytes,
     step: c.evaluation.step, train_hours: c.evaluation.hours, valid_loss: c.evaluation.valid_loss,
+    steps_trained: c.history.at(-1).step, hours_trained: c.history.at(-1).hours, bleu_flores_pytorch_last: c.history.at(-1).bleu_flores,
     bleu_dev: c.evaluation.bleu_dev, bleu_flores_pytorch: c.evaluation.bleu_flores,
     bleu_wasm_int8: Number(corpusBleu(list[0].translations, [reference]).score.toFixed(2)),
     target_tokens: list[0].target_tokens,
@@ -81,12 +88,19 @@ const rows = candidates.map((c) => {
     sentences_per_s: Number(median(seconds.map((s) => n / s)).toFixed(2)),
   };
 });
-const [a, b] = rows;
+const baseline = rows.at(-1);
+for (const r of rows.slice(0, -1)) {
+  r.speedup_sentences = Number((r.sentences_per_s / baseline.sentences_per_s).toFixed(2));
+  r.speedup_tokens = Number((r.tokens_per_s / baseline.tokens_per_s).toFixed(2));
+}
+const quoted = (option) => (values[option] ? ` --${option} '${values[option].replaceAll("'", "'\\''")}'` : '');
+const best = rows.reduce((a, b) => (b.bleu_wasm_int8 > a.bleu_wasm_int8 ? b : a));
+const fastest = rows.reduce((a, b) => (b.sentences_per_s > a.sentences_per_s ? b : a));
 const result = {
-  generated_by: `node tools/architecture-compare.js ${positionals.join(' ')} --set ${values.set} --sentences ${n} --runs ${values.runs}`,
-  set: values.set, sentences: n, runs: Number(values.runs), compared_at_step: step, candidates: rows,
-  speedup_sentences: Number((a.sentences_per_s / b.sentences_per_s).toFixed(2)),
-  speedup_tokens: Number((a.tokens_per_s / b.tokens_per_s).toFixed(2)),
+  generated_by: `node tools/architecture-compare.js ${positionals.join(' ')} --set ${values.set} --sentences ${n} ` +
+    `--runs ${values.runs}${quoted('trained-by')}${quoted('verdict')}`,
+  set: values.set, sentences: n, runs: Number(values.runs), compared_at_step: step, trained_by: values['trained-by'],
+  reference: baseline.name, best_bleu: best.name, fastest: fastest.name, verdict: values.verdict, candidates: rows,
 };
 writeFileSync(values['out-json'], JSON.stringify(result, null, 1) + '\n');
 
@@ -95,6 +109,8 @@ const columns = [
   ['updates', (r) => r.step.toLocaleString('en')], ['training hours', (r) => r.train_hours], ['valid loss', (r) => r.valid_loss],
   ['dev BLEU (newstest2017, PyTorch)', (r) => r.bleu_dev], [`${values.set} BLEU (wasm int8, ${n} sentences)`, (r) => r.bleu_wasm_int8],
   ['target tokens/s (wasm int8)', (r) => r.tokens_per_s], ['sentences/s (wasm int8)', (r) => r.sentences_per_s],
+  ['last evaluation: updates', (r) => r.steps_trained.toLocaleString('en')], ['last evaluation: training hours', (r) => r.hours_trained],
+  ['last evaluation: flores BLEU (PyTorch, 100 sentences)', (r) => r.bleu_flores_pytorch_last],
 ];
 const md = [
   '# Why a deep encoder and a shallow decoder',
@@ -102,23 +118,28 @@ const md = [
   'The encoder runs once per sentence over all source tokens in parallel; the decoder runs once per',
   'target token, one step after another. Moving layers from the decoder to the encoder therefore makes',
   'translation faster at the same parameter count; Kasai et al. (2021) found that it costs no quality.',
-  'These are our own numbers for the two architectures, trained on the same data for the same budget',
-  '(models/configs/general-en-de.json and general-en-de-balanced.json), measured by:',
+  'These are our own numbers, for models trained on the same data for the same budget, measured by:',
   '',
   '```sh',
   result.generated_by,
   '```',
+  ...(values['trained-by'] ? ['', `Trained by: ${values['trained-by']}`] : []),
   '',
   `| | ${rows.map((r) => r.name).join(' | ')} |`,
   `| --- |${rows.map(() => ' ---: |').join('')}`,
   ...columns.map(([label, f]) => `| ${label} | ${rows.map(f).join(' | ')} |`),
   '',
-  `${a.name} produces ${result.speedup_tokens}x as many target tokens per second as ${b.name}, and translates`,
-  `${result.speedup_sentences}x as many sentences per second (greedy, one sentence at a time, one thread, median of`,
-  `${values.runs} runs on this machine; sentences per second also depend on how long each model's outputs are).`,
-  `BLEU and loss come from each run's evaluation at ${step.toLocaleString('en')} updates; the hours are each run's`,
-  'training time to that point (both runs shared 2 CPU cores, one thread each, with the rest of the work of the session).',
+  ...rows.slice(0, -1).map((r) => `${r.name} produces ${r.speedup_tokens}x as many target tokens per second as ${baseline.name}, ` +
+    `and translates ${r.speedup_sentences}x as many sentences per second.`),
   '',
+  `Speed: greedy, one sentence at a time, one thread, median of ${values.runs} runs on this machine; sentences per second`,
+  "also depend on how long each model's outputs are. BLEU and loss come from each run's evaluation at",
+  `${step.toLocaleString('en')} updates (the last that every run reached), the hours are each run's training time to that`,
+  "point; the last three rows are each run's last evaluation before its time budget ran out.",
+  '',
+  `Highest ${values.set} BLEU: ${best.name} (${best.bleu_wasm_int8}); most sentences per second: ${fastest.name} (${fastest.sentences_per_s}).`,
+  '',
+  ...(values.verdict ? ['## What ships', '', values.verdict, ''] : []),
 ].join('\n');
 writeFileSync(values['out-md'], md);
 console.log(md);

@@ -2,18 +2,22 @@
 # Trains several runs side by side on one GPU inside a fixed wall-clock budget (a device lease), then
 # packs what must travel back: for each run its compact checkpoint (the last weights in fp16, the run's
 # state and vocabulary: train.py --resume-from, --init-from and export.py --weights read it) and its
-# logs, as one tar split into 15 MiB parts (the device returns files of at most 16 MiB).
+# logs, one tar per run split into 15 MiB parts (the device returns files of at most 16 MiB, and about
+# 64 MiB in all: a fp16 compact of a 10M-parameter model is 19 MiB, so three runs come back from one
+# call; with more, a second call on the still-warm machine naming the runs left out, with the same
+# MINUTES, brings them: each resumes, stops at once and is packed again).
 #
 #   bash tools/train-gpu.sh MINUTES PREPARED DEST RUN...
-#     MINUTES   training time of each run (train.py --max-minutes; loading the data comes on top)
+#     MINUTES   training time of each run in all (train.py --max-minutes, counted over resumes: a run
+#               resumed with the same MINUTES stops at once; loading the data comes on top)
 #     PREPARED  folder with the prepared corpora and the BLEU sets (train.py's --data and --prepared)
-#     DEST      where runs.tar.aa, runs.tar.ab, ... go (the device's $OUT)
+#     DEST      where NAME.tar.aa, NAME.tar.ab, ... go for each run (the device's $OUT)
 #     RUN       NAME:CONFIG[:SECTION.KEY=VALUE,...]  trains CONFIG into build/train/NAME with those --set
 #
 # The last weights travel, not an average: while a short run still improves fast, its evaluations
 # 1,000 updates apart differ by points of BLEU (a 6+2 run: FLORES 12.61 at 3,000 updates, 15.73 at 5,000).
 #
-# Unpack here with: cat DEST/runs.tar.* | tar -x -C build/gpu
+# Unpack here with: for t in DEST/*.tar.aa; do cat "${t%aa}"* | tar -x -C build/gpu; done
 # Small models leave most of a GPU idle at one run (the Python step loop is the bottleneck), so the
 # runs share it; each gets nproc / runs CPU threads. PYTHON names the interpreter (default python3), AMP
 # the precision (default bf16; none on a CPU without native bf16).
@@ -45,6 +49,14 @@ for run in "$@"; do
   cp "build/train/$name/compact.pt" "$pack/$name.pt" || status=1
 done
 mkdir -p "$dest"
-tar -C "$pack" -cf - . | split -b 15M - "$dest/runs.tar."
+for run in "$@"; do
+  name=${run%%:*}
+  tar -C "$pack" -cf - $(cd "$pack" && ls "$name".*) | split -b 15M - "$dest/$name.tar."
+done
 ls -l "$dest"
+total=$(du -sm "$dest" | cut -f1)
+if (( total > 60 )); then
+  echo "warning: $total MiB to return, more than the device returns in one call (about 64 MiB): the runs" \
+       "whose parts are left out can be packed again by a second call on the warm machine" >&2
+fi
 exit $status
