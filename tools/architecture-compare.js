@@ -113,7 +113,7 @@ const columns = [
   ['last evaluation: flores BLEU (PyTorch, 100 sentences)', (r) => r.bleu_flores_pytorch_last],
 ];
 const md = [
-  '# Why a deep encoder and a shallow decoder',
+  '# A deep encoder and a shallow decoder, or a balanced model: measured',
   '',
   'The encoder runs once per sentence over all source tokens in parallel; the decoder runs once per',
   'target token, one step after another. Moving layers from the decoder to the encoder therefore makes',

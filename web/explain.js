@@ -95,14 +95,15 @@ function depth(result, config, architecture) {
     'Layers in the decoder cost a sequential step per output token; layers in the encoder do not, which is why a deep encoder and a shallow decoder ',
     'translate faster at the same size (Kasai et al. 2021, "Deep Encoder, Shallow Decoder").')];
   if (architecture) {
-    const cols = [['layers (enc + dec)', (r) => `${r.encoder_layers} + ${r.decoder_layers}`], ['updates', (r) => r.step],
+    const cols = [['layers (enc + dec)', (r) => `${r.encoder_layers} + ${r.decoder_layers}`], ['valid loss', (r) => r.valid_loss],
       ['dev BLEU', (r) => r.bleu_dev], [`${architecture.set} BLEU`, (r) => r.bleu_wasm_int8],
       ['sentences/s (wasm int8)', (r) => r.sentences_per_s], ['tokens/s', (r) => r.tokens_per_s]];
-    items.push(h('p', {}, `Measured on our own models, trained on the same data for the same budget, after ${architecture.compared_at_step} `,
-      'updates each (docs/deep-encoder.md; the speed ratio does not depend on how far training has got, BLEU does):'),
+    items.push(h('p', {}, `Measured on our own models, trained on the same data for the same budget (docs/deep-encoder.md; `,
+      `loss and dev BLEU after ${architecture.compared_at_step} updates each, ${architecture.set} BLEU and speed of each run's last weights):`),
       h('table', { class: 'architecture' },
         h('thead', {}, h('tr', {}, h('th', {}, ''), ...architecture.candidates.map((r) => h('th', {}, r.name)))),
         h('tbody', {}, cols.map(([label, f]) => h('tr', {}, h('td', {}, label), ...architecture.candidates.map((r) => h('td', {}, String(f(r)))))))));
+    if (architecture.verdict) items.push(h('p', { class: 'verdict' }, architecture.verdict));
   }
   return items;
 }
@@ -116,6 +117,6 @@ export function renderExplain(container, result, config, architecture = null) {
     h('h3', {}, 'Shapes in this sentence'), shapes(result, config),
     h('h3', {}, 'What the residual adds'), ...residualTable(result),
     h('h3', {}, 'Why not the other way round?'), alternatives(result, config),
-    h('h3', {}, 'Why a deep encoder and a shallow decoder?'), ...depth(result, config, architecture));
+    h('h3', {}, 'A deep encoder and a shallow decoder, or a balanced model?'), ...depth(result, config, architecture));
   container.dataset.targetTokens = String(result.targetTokens.length);
 }

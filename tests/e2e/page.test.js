@@ -7,6 +7,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
 import { launchChromium, translateOn, waitForCachedModels } from './browser.js';
 
+// The config of the page's en→de model (the catalog's), from its safetensors metadata.
+function enDeConfig() {
+  const model = readFileSync(new URL('../../models/general-en-de/general-en-de.int8.crossattn', import.meta.url));
+  const header = JSON.parse(model.subarray(8, 8 + Number(model.readBigUInt64LE(0))).toString());
+  return JSON.parse(header.__metadata__.config);
+}
+
 const SCREENSHOTS = new URL('../../build/e2e/', import.meta.url);
 
 let server, url, browser, page;
@@ -125,7 +132,8 @@ test('alignment, per-head grid and explain views show the current sentence', asy
 
   // Per-head grid: every layer and head, each with its entropy; clicking one shows it in the heatmap.
   const captions = await page.$$eval('#head-grid figcaption', (c) => c.map((x) => x.textContent));
-  expect(captions).toHaveLength(3 * 4);
+  const { decoder_layers: decoderLayers, n_heads: nHeads } = enDeConfig();
+  expect(captions).toHaveLength(decoderLayers * nHeads);
   for (const c of captions) expect(c).toMatch(/^L\d H\d · H = \d\.\d\d$/);
   expect(await page.$$eval('#head-grid .head.sharpest', (f) => f.length)).toBeGreaterThanOrEqual(1);
   await page.click('#head-grid .head[data-layer="1"][data-head="2"]');
@@ -141,11 +149,11 @@ test('alignment, per-head grid and explain views show the current sentence', asy
   expect(explain).toContain(`n = ${sourceTokens}`);
   expect(explain).toContain(`m = ${targetTokens}`);
   expect(await page.$$eval('#explain table.residual tbody tr', (r) => r.length)).toBe(targetTokens);
-  expect(await page.$$eval('#explain table.residual tbody tr:first-child td', (r) => r.length)).toBe(1 + 3 * 3);
-  expect(await page.$$eval('#explain .residual-summary li', (l) => l.length)).toBe(3);
+  expect(await page.$$eval('#explain table.residual tbody tr:first-child td', (r) => r.length)).toBe(1 + 3 * decoderLayers);
+  expect(await page.$$eval('#explain .residual-summary li', (l) => l.length)).toBe(decoderLayers);
   // Deep encoder, shallow decoder: this sentence's work per stack, and the measured comparison
   // (models/architecture.json, tools/architecture-compare.js) as a table with one column per model.
-  expect(explain).toContain(`the decoder ran its 3 layers ${targetTokens} times, once per target token`);
+  expect(explain).toContain(`the decoder ran its ${decoderLayers} layers ${targetTokens} times, once per target token`);
   const architecture = JSON.parse(readFileSync(new URL('../../models/architecture.json', import.meta.url), 'utf8'));
   const columns = await page.$$eval('#explain table.architecture thead th', (t) => t.map((x) => x.textContent));
   expect(columns.slice(1)).toEqual(architecture.candidates.map((c) => c.name));
