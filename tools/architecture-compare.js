@@ -80,7 +80,7 @@ const rows = candidates.map((c) => {
     name: c.name, encoder_layers: m.encoder_layers, decoder_layers: m.decoder_layers, d_model: m.d_model, d_ff: m.d_ff,
     n_heads: m.n_heads, vocab_size: m.vocab_size, model_bytes_int8: c.bytes,
     step: c.evaluation.step, train_hours: c.evaluation.hours, valid_loss: c.evaluation.valid_loss,
-    steps_trained: c.history.at(-1).step, hours_trained: c.history.at(-1).hours, bleu_flores_pytorch_last: c.history.at(-1).bleu_flores,
+    last_eval_step: c.history.at(-1).step, last_eval_hours: c.history.at(-1).hours, last_eval_bleu_flores: c.history.at(-1).bleu_flores,
     bleu_dev: c.evaluation.bleu_dev, bleu_flores_pytorch: c.evaluation.bleu_flores,
     bleu_wasm_int8: Number(corpusBleu(list[0].translations, [reference]).score.toFixed(2)),
     target_tokens: list[0].target_tokens,
@@ -100,7 +100,7 @@ const result = {
   generated_by: `node tools/architecture-compare.js ${positionals.join(' ')} --set ${values.set} --sentences ${n} ` +
     `--runs ${values.runs}${quoted('trained-by')}${quoted('verdict')}`,
   set: values.set, sentences: n, runs: Number(values.runs), compared_at_step: step, trained_by: values['trained-by'],
-  reference: baseline.name, best_bleu: best.name, fastest: fastest.name, verdict: values.verdict, candidates: rows,
+  reference: baseline.name, verdict: values.verdict, candidates: rows,
 };
 writeFileSync(values['out-json'], JSON.stringify(result, null, 1) + '\n');
 
@@ -109,8 +109,8 @@ const columns = [
   ['updates', (r) => r.step.toLocaleString('en')], ['training hours', (r) => r.train_hours], ['valid loss', (r) => r.valid_loss],
   ['dev BLEU (newstest2017, PyTorch)', (r) => r.bleu_dev], [`${values.set} BLEU (wasm int8, ${n} sentences)`, (r) => r.bleu_wasm_int8],
   ['target tokens/s (wasm int8)', (r) => r.tokens_per_s], ['sentences/s (wasm int8)', (r) => r.sentences_per_s],
-  ['last evaluation: updates', (r) => r.steps_trained.toLocaleString('en')], ['last evaluation: training hours', (r) => r.hours_trained],
-  ['last evaluation: flores BLEU (PyTorch, 100 sentences)', (r) => r.bleu_flores_pytorch_last],
+  ['last evaluation: updates', (r) => r.last_eval_step.toLocaleString('en')], ['last evaluation: training hours', (r) => r.last_eval_hours],
+  ['last evaluation: flores BLEU (PyTorch, 100 sentences)', (r) => r.last_eval_bleu_flores],
 ];
 const md = [
   '# A deep encoder and a shallow decoder, or a balanced model: measured',
