@@ -386,7 +386,13 @@ def main():
               flush=True)
     start = time.time() - state["train_seconds"]
     last_save = time.time()
-    stopped = early_stop = False
+
+    def budget_spent():
+        """--max-steps or --max-minutes reached; both count over resumes."""
+        return bool((args.max_steps and state["step"] >= args.max_steps)
+                    or (args.max_minutes and state["train_seconds"] > args.max_minutes * 60))
+
+    stopped, early_stop = budget_spent(), False  # a resume whose budget is spent trains no further update
     window_loss, window_tokens, window_aln = 0.0, 0, 0.0
     while state["epoch"] < tr["max_epochs"] and not stopped and not early_stop:
         rng = random.Random(tr["seed"] * 1000 + state["epoch"])
@@ -421,9 +427,7 @@ def main():
             elif time.time() - last_save > args.checkpoint_minutes * 60:
                 save_checkpoint()
                 last_save = time.time()
-            out_of_time = args.max_minutes and state["train_seconds"] > args.max_minutes * 60
-            if (args.max_steps and state["step"] >= args.max_steps) or out_of_time:
-                stopped = True
+            stopped = budget_spent()
             if stopped or early_stop:
                 break
         if stopped or early_stop:

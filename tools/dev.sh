@@ -93,6 +93,10 @@ run_tests() {
   /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --out build/smoke-resume \
     --resume-from build/smoke-ddp/compact.pt --max-steps 6 --threads "$(nproc)" | tee build/smoke-resume.log
   grep -q '"steps": 6' build/smoke-resume.log
+  # the same command again: its budget is spent, so it ends without another update
+  /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --out build/smoke-resume \
+    --max-steps 6 --threads "$(nproc)" | tee build/smoke-resume-again.log
+  grep -q '"steps": 6' build/smoke-resume-again.log
   /usr/bin/python3 models/train.py --config models/configs/smoke.json --data "$CROSSATTN_DATA" --out build/smoke-init \
     --init-from build/smoke-ddp/compact.pt --max-steps 2 --amp bf16 --threads "$(nproc)" | tee build/smoke-init.log
   grep -q '^initialised from' build/smoke-init.log && grep -q '"steps": 2' build/smoke-init.log
