@@ -17,8 +17,13 @@ const { values } = parseArgs({
     out: { type: 'string' },
     'beam-size': { type: 'string', default: '1' },
     'length-penalty': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  console.log('usage: node tools/evaluate.js [--model FILE] [--data DIR] [--set SET] [--out HYP_FILE] [--beam-size N] [--length-penalty A]');
+  process.exit(0);
+}
 
 const search = { beamSize: Number(values['beam-size']) };
 if (values['length-penalty'] !== undefined) search.lengthPenalty = Number(values['length-penalty']);
