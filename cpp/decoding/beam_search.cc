@@ -123,11 +123,12 @@ void BeamSearch::step() {
   if (m == 0) return;
   const CrossAttentionProbe probe{weight_rows_.data(), residual_rows_.data()};
   model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe, shortlist_.get());
-  float* logits = ws_.logits.data();  // [M, V], rows in the order collect_rows() made them
+  const int n = shortlist_ ? static_cast<int>(shortlist_->ids.size()) : model_->config().vocab_size;
+  float* logits = ws_.logits.data();  // [M, n], rows in the order collect_rows() made them
   for (Sentence& s : sentences_) {
     if (s.stopped) continue;
-    propose(s, logits);
-    logits += s.live.size() * static_cast<size_t>(model_->config().vocab_size);
+    propose(s, logits, n);
+    logits += s.live.size() * static_cast<size_t>(n);
     extend(s);
     assign_slots(s);
     s.stopped = should_stop(s);
@@ -163,25 +164,35 @@ int BeamSearch::collect_rows() {
   return m;
 }
 
-// Scoring: each live hypothesis' candidate extensions from its logits [V] (one row per hypothesis,
-// in live order), into candidates_ best first. Constraints set the logits of forbidden tokens to
-// -inf, the selector picks among the rest; a candidate's log-probability is the model's, normalized
-// over the whole vocabulary (forbidden mass is not redistributed).
-void BeamSearch::propose(Sentence& s, float* logits) {
-  const int vocab = model_->config().vocab_size, k = std::min(2 * options_.beam_size, vocab);
+// Scoring: each live hypothesis' candidate extensions from its logits [n] (one row per hypothesis,
+// in live order), into candidates_ best first. Column i scores token i, or with a shortlist token
+// shortlist_->ids[i] (the only tokens it lets the search choose: as if every other logit were -inf).
+// Constraints set the logits of forbidden tokens to -inf, the selector picks among the rest; a
+// candidate's log-probability is the model's, normalized over all n columns (forbidden mass is not
+// redistributed).
+void BeamSearch::propose(Sentence& s, float* logits, int n) {
+  const int k = std::min(2 * options_.beam_size, n);
+  const std::vector<int>* ids = shortlist_ ? &shortlist_->ids : nullptr;  // ascending
   candidates_.clear();
-  for (size_t b = 0; b < s.live.size(); ++b, logits += vocab) {
+  for (size_t b = 0; b < s.live.size(); ++b, logits += n) {
     int best = 0;
-    const float log_z = log_sum_exp(logits, vocab, &best);
+    const float log_z = log_sum_exp(logits, n, &best);
     for (const auto& constraint : constraints_) {
       banned_.clear();
-      const int n = s.tail(s.live[b].node, constraint->history(), tail_);
-      constraint->forbid(tail_.data(), n, banned_);
-      for (int token : banned_) logits[token] = -INFINITY;
+      const int history = s.tail(s.live[b].node, constraint->history(), tail_);
+      constraint->forbid(tail_.data(), history, banned_);
+      for (int token : banned_) {
+        if (ids == nullptr) {
+          logits[token] = -INFINITY;
+        } else if (const auto at = std::lower_bound(ids->begin(), ids->end(), token); at != ids->end() && *at == token) {
+          logits[at - ids->begin()] = -INFINITY;
+        }
+      }
     }
-    s.selector->select(logits, vocab, k, selected_);
-    for (int token : selected_) {
-      candidates_.push_back({s.live[b].log_prob + logits[token] - log_z, static_cast<int>(b), token});
+    s.selector->select(logits, n, k, selected_);
+    for (int column : selected_) {
+      const int token = ids == nullptr ? column : (*ids)[column];
+      candidates_.push_back({s.live[b].log_prob + logits[column] - log_z, static_cast<int>(b), token});
     }
   }
   std::stable_sort(candidates_.begin(), candidates_.end(),

@@ -87,7 +87,7 @@ class BeamSearch {
   // The parts of step(), in order: bookkeeping of the rows to feed, scoring (the seam of
   // token_selection.h), pruning and finishing, slot bookkeeping, stopping.
   int collect_rows();
-  void propose(Sentence& s, float* logits);
+  void propose(Sentence& s, float* logits, int n);
   void extend(Sentence& s);
   void assign_slots(Sentence& s);
   bool should_stop(const Sentence& s) const;

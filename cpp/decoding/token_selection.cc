@@ -7,18 +7,18 @@
 
 namespace crossattn {
 
-void MostProbable::select(const float* logits, int vocab_size, int k, std::vector<int>& tokens) {
+void MostProbable::select(const float* logits, int n, int k, std::vector<int>& tokens) {
   tokens.resize(std::max(k, 0));
-  tokens.resize(top_k(logits, vocab_size, k, tokens.data()));
+  tokens.resize(top_k(logits, n, k, tokens.data()));
 }
 
 Sampler::Sampler(int top_k, float top_p, float temperature, uint32_t seed)
     : top_k_(top_k), top_p_(top_p), temperature_(temperature), rng_(seed) {}
 
-void Sampler::select(const float* logits, int vocab_size, int /*k*/, std::vector<int>& tokens) {
+void Sampler::select(const float* logits, int n, int /*k*/, std::vector<int>& tokens) {
   tokens.clear();
   order_.clear();
-  for (int i = 0; i < vocab_size; ++i) {
+  for (int i = 0; i < n; ++i) {
     if (logits[i] != -INFINITY) order_.push_back(i);
   }
   if (order_.empty()) return;
@@ -35,17 +35,17 @@ void Sampler::select(const float* logits, int vocab_size, int /*k*/, std::vector
   probs_.resize(order_.size());
   float total = 0.0f;
   for (size_t i = 0; i < order_.size(); ++i) total += probs_[i] = std::exp((logits[order_[i]] - max_logit) / temperature_);
-  size_t n = order_.size();
+  size_t kept = order_.size();
   if (top_p_ < 1.0f) {  // the nucleus: the shortest prefix whose share of the mass reaches top_p
     float mass = 0.0f;
-    for (n = 0; n < order_.size() && mass < top_p_ * total;) mass += probs_[n++];
+    for (kept = 0; kept < order_.size() && mass < top_p_ * total;) mass += probs_[kept++];
     total = mass;
   }
   // A uniform in [0, 1) from the top 24 bits of one draw, then the inverse of the cumulative sum.
   const float u = static_cast<float>(rng_() >> 8) * 0x1p-24f * total;
   float cumulative = 0.0f;
   size_t pick = 0;
-  while (pick + 1 < n && (cumulative += probs_[pick]) <= u) ++pick;
+  while (pick + 1 < kept && (cumulative += probs_[pick]) <= u) ++pick;
   tokens.push_back(order_[pick]);
 }
 

@@ -4,7 +4,7 @@
 // (ranking, finishing, the KV-cache slots, stopping) is the same for all of them: greedy decoding
 // and beam search select the most probable tokens, sampling draws one, and a new method (a lexical
 // constraint, diverse beam search) is a new class here, not a change to the search.
-// Legend: V vocab_size, k candidates per hypothesis.
+// Legend: n scored tokens (the vocabulary, or a lexical shortlist's candidates), k candidates per hypothesis.
 #pragma once
 
 #include <cstdint>
@@ -32,17 +32,19 @@ class TokenConstraint {
 class TokenSelector {
  public:
   virtual ~TokenSelector() = default;
-  /// Writes to `tokens` at most k (>= 1) token ids whose logits [V] are finite (forbidden tokens
-  /// are -inf and never chosen); none when every logit is -inf. BeamSearch ranks the candidates of
+  /// Writes to `tokens` at most k (>= 1) columns of logits [n] whose logits are finite (forbidden
+  /// tokens are -inf and never chosen); none when every logit is -inf. Column i is token i, or the
+  /// i-th of a shortlist's candidates in ascending id order (BeamSearch maps it back), so a tie
+  /// broken to the smaller column is broken to the smaller id. BeamSearch ranks the candidates of
   /// all hypotheses by the model's log-probability whatever the selector.
-  virtual void select(const float* logits, int vocab_size, int k, std::vector<int>& tokens) = 0;
+  virtual void select(const float* logits, int n, int k, std::vector<int>& tokens) = 0;
 };
 
 /// The k most probable tokens, most probable first, ties to the smaller id: greedy decoding
 /// (k = 1 of one hypothesis) and beam search.
 class MostProbable final : public TokenSelector {
  public:
-  void select(const float* logits, int vocab_size, int k, std::vector<int>& tokens) override;
+  void select(const float* logits, int n, int k, std::vector<int>& tokens) override;
 };
 
 /// One token drawn from softmax(logits / temperature), restricted to the top_k most probable
@@ -55,14 +57,14 @@ class Sampler final : public TokenSelector {
  public:
   /// top_k >= 0 (0: all tokens), top_p in (0, 1], temperature > 0 (checked by the caller).
   Sampler(int top_k, float top_p, float temperature, uint32_t seed);
-  void select(const float* logits, int vocab_size, int k, std::vector<int>& tokens) override;
+  void select(const float* logits, int n, int k, std::vector<int>& tokens) override;
 
  private:
   int top_k_;
   float top_p_, temperature_;
   std::mt19937 rng_;
-  std::vector<int> order_;    // [V] candidate ids, most probable first
-  std::vector<float> probs_;  // [V] their tempered probabilities
+  std::vector<int> order_;    // [n] candidate columns, most probable first
+  std::vector<float> probs_;  // [n] their tempered probabilities
 };
 
 /// The selector `options` ask for: a Sampler seeded with options.seed, or MostProbable.

@@ -2,9 +2,10 @@
 // High-Quality Neural Machine Translation in C++", section 4.1; Bergamot's lex.s2t shortlists): a
 // translation scores only the target pieces likely for its source, the most frequent target pieces
 // plus, for each source piece, the target pieces the training data aligned it to most often
-// (models/shortlist.py builds the table). Logits of every other piece are -inf, so the search, the
-// repetition guard and the confidence scores work on the full vocabulary unchanged; the decoder
-// step's largest product, [M, D] x [D, V], shrinks to [M, D] x [D, n] for the n candidates.
+// (models/shortlist.py builds the table). The decoder step's largest product, [M, D] x [D, V],
+// shrinks to [M, D] x [D, n] for the n candidates, and the search ranks, normalizes and selects
+// over those n logits only, mapping their columns back to token ids (decoding/beam_search.cc): as
+// if every other piece's logit were -inf, without a pass over V per step.
 // Legend: V vocab_size, D d_model, F frequent pieces, N table entries, n candidates of one call.
 #pragma once
 

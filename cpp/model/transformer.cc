@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <string>
 
@@ -158,20 +157,8 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
     const LayerNorm& n = weights_.decoder_norm;
     layer_norm(x, m, d, d, n.gamma.data(), n.beta.data(), config_.layer_norm_eps, x, d);
   }
-  const int v = config_.vocab_size;
-  if (shortlist == nullptr) {
-    weights_.output_projection.apply(x, m, d, ws.logits.data(), v, Epilogue::kStore);  // [M, V]
-  } else {
-    const int n = static_cast<int>(shortlist->ids.size());
-    if (ws.shortlist_logits.size() < static_cast<size_t>(m) * n) ws.shortlist_logits.resize(static_cast<size_t>(m) * n);
-    shortlist->projection.apply(x, m, d, ws.shortlist_logits.data(), n, Epilogue::kStore);  // [M, n]
-    std::fill_n(ws.logits.data(), static_cast<size_t>(m) * v, -std::numeric_limits<float>::infinity());
-    for (int r = 0; r < m; ++r) {
-      const float* from = ws.shortlist_logits.data() + static_cast<size_t>(r) * n;
-      float* to = ws.logits.data() + static_cast<size_t>(r) * v;
-      for (int i = 0; i < n; ++i) to[shortlist->ids[i]] = from[i];
-    }
-  }
+  const PackedLinear& output = shortlist == nullptr ? weights_.output_projection : shortlist->projection;
+  output.apply(x, m, d, ws.logits.data(), output.out(), Epilogue::kStore);  // [M, V] or [M, n]
   for (int r = 0; r < m; ++r) states[r]->length = std::max(states[r]->length, ws.positions[r] + 1);
 }
 

@@ -23,8 +23,7 @@ struct DecoderWorkspace {
   std::vector<float> qkv;                // [rows, 3D]
   std::vector<float> hidden;             // [rows, F]
   std::vector<float> probs;              // [H, max_positions]
-  std::vector<float> logits;             // [rows, V]
-  std::vector<float> shortlist_logits;   // [rows, n] with an OutputShortlist of n candidates
+  std::vector<float> logits;             // [rows, V], or [rows, n] with an OutputShortlist of n candidates
   std::vector<int> positions;            // [rows]
 
   /// Grows the buffers to hold `rows` rows of this model; no-op when they already do.
@@ -63,8 +62,8 @@ class Transformer {
   /// rows). When probe is not null, row r's cross-attention probabilities go to probe->weights[r]
   /// laid out [L, H, S_r], and its residual statistics to probe->residual[r] laid out [L, 3]
   /// (CrossAttentionProbe; null arrays and rows are skipped). When shortlist is not null, only its
-  /// candidates are scored and every other logit is -inf. Allocates nothing, except that
-  /// ws.shortlist_logits grows at the first call with a shortlist.
+  /// n candidates are scored: ws.logits is then [m, n], column i the logit of token shortlist->ids[i]
+  /// (bit for bit the full layer's). Allocates nothing.
   /// Raises Error(kInputTooLong) when a state would pass its capacity and Error(kInvalidInput) for
   /// an id outside the vocabulary; the states are unchanged then.
   void decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
