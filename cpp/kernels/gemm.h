@@ -26,7 +26,8 @@ enum class Epilogue { kStore, kRelu, kAccumulate };
 /// zero in every row of a block (4 rows, or one leftover row). Exact: a skipped input adds nothing,
 /// and the others are summed in the same order, so y is bit for bit the product without skipping
 /// (for finite weights: a skipped input's weights are never read).
-/// The int8 product ignores it (skipping its input pairs measured no faster, session 20).
+/// The int8 product skips input pairs (k, k+1) zero in both, row by row, when every row has at
+/// most half of its pairs nonzero (gemm_int8.cc); int32 sums make that exact too.
 enum class InputZeros { kKeep, kSkip };
 
 /// One linear layer's weights in kernel layout. Immutable after packing.
@@ -72,7 +73,7 @@ class PackedLinear {
 
  private:
   void apply_f32(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue, InputZeros zeros) const;
-  void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const;
+  void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue, InputZeros zeros) const;
   // select_rows of the int8 format: copies each row's bytes from panel to panel (gemm_int8.cc).
   PackedLinear select_int8_rows(const std::vector<int>& rows) const;
   // The first byte of int8 row j in the panels; its input k lies panel_offset(k) further (gemm_int8.cc).

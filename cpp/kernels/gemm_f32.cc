@@ -235,7 +235,7 @@ PackedLinear PackedLinear::select_rows(const std::vector<int>& rows) const {
 void PackedLinear::apply(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue,
                          InputZeros zeros) const {
   if (quantized()) {
-    apply_int8(x, m, ldx, y, ldy, epilogue);
+    apply_int8(x, m, ldx, y, ldy, epilogue, zeros);
   } else {
     apply_f32(x, m, ldx, y, ldy, epilogue, zeros);
   }

@@ -9,6 +9,10 @@
 // inputs (k, k+1) and the high 8 bytes inputs (k+2, k+3), each as [feature 0 | 1 | 2 | 3] pairs.
 // One load8x8 widens 8 of them to int16, and one i32x4.dot_i16x8_s (SSE4.1 pmaddwd) against the
 // broadcast activation pair (Xq[k], Xq[k+1]) adds both products for all 4 features.
+//
+// Zero inputs (InputZeros::kSkip, a ReLU's output): when every row has few nonzero input pairs,
+// each row is multiplied alone over its nonzero pairs only, gathered with their weights' offsets.
+// Exact: the skipped products are zero and int32 sums do not depend on their order.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -36,6 +40,10 @@ int round_up(int n, int to) { return (n + to - 1) / to * to; }
 struct ActivationBuffer {
   std::vector<int16_t> values;
   std::vector<float> scales;
+  // With zeros skipped: per row, its nonzero pairs (Xq[k], Xq[k+1]) as one int32 each and their
+  // weights' byte offset in a panel, [M, K/2] of which the first pair_count[r] are used.
+  std::vector<int32_t> pairs, pair_offsets;
+  std::vector<int> pair_count;
 };
 thread_local ActivationBuffer activations;
 
@@ -65,6 +73,40 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
   }
 }
 
+// A row is gathered when at most this share of its input pairs is nonzero. A gathered pair costs
+// about 1.5x a dense one per row (its own weight loads and widening, where a block of 4 rows shares
+// them); ReLU outputs of the shipped models have 55-84% of pairs zero (decoder to encoder).
+constexpr float kGatherShare = 0.5f;
+
+// Lists each row's nonzero input pairs (activations already quantized); true when every row has
+// at most kGatherShare of its pairs nonzero, so that the gathered product pays.
+bool gather_pairs(int m, int k_pad) {
+  const int pairs = k_pad / 2;
+  const size_t room = static_cast<size_t>(m) * pairs;
+  if (activations.pairs.size() < room) {
+    activations.pairs.resize(room);
+    activations.pair_offsets.resize(room);
+  }
+  if (activations.pair_count.size() < static_cast<size_t>(m)) activations.pair_count.resize(m);
+  bool sparse = true;
+  for (int r = 0; r < m && sparse; ++r) {
+    const int16_t* q = activations.values.data() + static_cast<size_t>(r) * k_pad;
+    int32_t* values = activations.pairs.data() + static_cast<size_t>(r) * pairs;
+    int32_t* offsets = activations.pair_offsets.data() + static_cast<size_t>(r) * pairs;
+    int count = 0;
+    for (int p = 0; p < pairs; ++p) {
+      int32_t pair;
+      std::memcpy(&pair, q + 2 * p, sizeof pair);
+      if (pair == 0) continue;
+      values[count] = pair;
+      offsets[count++] = 8 * p;  // panel_offset(2p): pair (k, k+1) of a step at 8 * (k / 2) bytes
+    }
+    activations.pair_count[r] = count;
+    sparse = count <= kGatherShare * pairs;
+  }
+  return sparse;
+}
+
 inline i32x4 splat_pair(const int16_t* q) {
   int32_t pair;
   std::memcpy(&pair, q, sizeof pair);
@@ -73,6 +115,24 @@ inline i32x4 splat_pair(const int16_t* q) {
 
 // Where input k of a feature lies in its panels, from the feature's first byte (as packed below).
 size_t panel_offset(int k) { return static_cast<size_t>(k / kInputs) * 16 + (k % kInputs) / 2 * 8 + k % 2; }
+
+// y[MR, 4 NP] = epilogue(x_scale[r] w_scale[j] acc[r][q] + b[j]) for features j from n0 (those < n).
+template <int MR, int NP>
+void store(const i32x4 (&acc)[MR][NP], const float* x_scale, const float* w_scale, const float* bias, int n0, int n,
+           float* y, int ldy, Epilogue epilogue) {
+  // Unrolled (and `continue`, not `break`), so that acc is indexed by constants and stays in registers.
+#pragma GCC unroll 4
+  for (int q = 0; q < NP; ++q) {
+    const int col = n0 + kFeatures * q;
+    if (col >= n) continue;
+    const simd::f32x4 ws = simd::load(w_scale + col), b = simd::load(bias + col);
+#pragma GCC unroll 4
+    for (int r = 0; r < MR; ++r) {
+      const simd::f32x4 v = simd::add(simd::mul(simd::to_f32(acc[r][q]), simd::mul(ws, simd::splat(x_scale[r]))), b);
+      kernels::finish(v, y + r * ldy + col, std::min(kFeatures, n - col), epilogue);
+    }
+  }
+}
 
 // y[MR, 4 NP] for MR quantized rows and NP consecutive panels starting at `panel`.
 template <int MR, int NP>
@@ -111,18 +171,23 @@ void block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t* pan
       }
     }
   }
-  // Unrolled (and `continue`, not `break`), so that acc is indexed by constants and stays in registers.
-#pragma GCC unroll 4
-  for (int q = 0; q < NP; ++q) {
-    const int col = n0 + kFeatures * q;
-    if (col >= n) continue;
-    const simd::f32x4 ws = simd::load(w_scale + col), b = simd::load(bias + col);
-#pragma GCC unroll 4
-    for (int r = 0; r < MR; ++r) {
-      const simd::f32x4 v = simd::add(simd::mul(simd::to_f32(acc[r][q]), simd::mul(ws, simd::splat(x_scale[r]))), b);
-      kernels::finish(v, y + r * ldy + col, std::min(kFeatures, n - col), epilogue);
-    }
+  store<MR, NP>(acc, x_scale, w_scale, bias, n0, n, y, ldy, epilogue);
+}
+
+// y[1, 4 NP] for one row over its gathered nonzero input pairs: values [count] (Xq[k], Xq[k+1])
+// and offsets [count] of their weights in a panel, for NP consecutive panels starting at `panel`.
+template <int NP>
+void gathered_block(const int32_t* values, const int32_t* offsets, int count, const float* x_scale,
+                    const int8_t* panel, size_t panel_stride, const float* w_scale, const float* bias, int n0, int n,
+                    float* y, Epilogue epilogue) {
+  i32x4 acc[1][NP];
+  for (int q = 0; q < NP; ++q) acc[0][q] = simd::zero_i32();
+  for (int t = 0; t < count; ++t) {
+    const i32x4 a = simd::splat_i32(values[t]);
+    const int8_t* w = panel + offsets[t];
+    for (int q = 0; q < NP; ++q) acc[0][q] = simd::add_i32(acc[0][q], simd::dot_i16(simd::load_i8x8(w + q * panel_stride), a));
   }
+  store<1, NP>(acc, x_scale, w_scale, bias, n0, n, y, 0, epilogue);
 }
 
 // Panels g .. g+count-1 for MR rows, NP panels at a time: 4 for one row, 2 for a block of rows,
@@ -137,6 +202,20 @@ void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int8_t*
   }
   for (; q < g + count; ++q) {
     block<MR, 1>(xq, k_pad, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, ldy, e);
+  }
+}
+
+// One row over its `count` gathered pairs (values, offsets as gather_pairs lists them), panels
+// g .. g + count_panels - 1, four at a time.
+void gathered_row(const int32_t* values, const int32_t* offsets, int count, const float* x_scale, const int8_t* panels,
+                  size_t stride, const float* w_scale, const float* bias, int g, int count_panels, int n, float* y,
+                  Epilogue e) {
+  int q = g;
+  for (; q + 4 <= g + count_panels; q += 4) {
+    gathered_block<4>(values, offsets, count, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, e);
+  }
+  for (; q < g + count_panels; ++q) {
+    gathered_block<1>(values, offsets, count, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, e);
   }
 }
 
@@ -218,17 +297,30 @@ PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int o
   return from_int8_panels(std::move(panels), scale, out, in, bias);
 }
 
-void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue) const {
+void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue,
+                              InputZeros zeros) const {
   const int k_pad = round_up(in_, kInputs), panels = round_up(out_, kFeatures) / kFeatures;
   const size_t stride = static_cast<size_t>(k_pad) * kFeatures;
   quantize_rows(x, m, ldx, in_, k_pad);
-  const int16_t* xq = activations.values.data();  // the caller's buffer: helpers read it, never write it
+  const bool gathered = zeros == InputZeros::kSkip && gather_pairs(m, k_pad);
+  // The caller's buffers: helpers read them, never write them.
+  const int16_t* xq = activations.values.data();
   const float* xs = activations.scales.data();
+  const int32_t *pairs = activations.pairs.data(), *offsets = activations.pair_offsets.data();
+  const int* pair_count = activations.pair_count.data();
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
   const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
   parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
     for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
       const int count = std::min(kPanelGroup, panels - g);
+      if (gathered) {
+        for (int r = 0; r < m; ++r) {
+          const size_t at = static_cast<size_t>(r) * (k_pad / 2);
+          gathered_row(pairs + at, offsets + at, pair_count[r], xs + r, qpanels_.get(), stride, scale_.data(),
+                       bias_.data(), g, count, out_, y + r * ldy, epilogue);
+        }
+        continue;
+      }
       int r = 0;
       for (; r + kRowBlock <= m; r += kRowBlock) {
         row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g,

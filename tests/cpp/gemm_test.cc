@@ -163,6 +163,44 @@ TEST(Gemm, Int8MatchesExactIntegerProduct) {
   }
 }
 
+// InputZeros::kSkip on int8 weights: rows whose input pairs are mostly zero are multiplied over
+// their nonzero pairs only; int32 sums make y equal the unskipped product bit for bit: single rows
+// (the decoder's), blocks of rows (the encoder's), rows all zeros, and a dense row among sparse
+// ones (then nothing is gathered), for each epilogue.
+TEST(Gemm, Int8SkippingZeroInputsIsExact) {
+  std::mt19937 rng(41);
+  std::uniform_int_distribution<int> weight(-127, 127);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  const Case cases[] = {{1, 1024, 256}, {1, 30, 37}, {4, 1024, 40}, {9, 100, 70}, {5, 30, 37}, {2, 5, 3}};
+  for (const Case& c : cases) {
+    std::vector<int8_t> wq(static_cast<size_t>(c.n) * c.k);
+    for (auto& q : wq) q = static_cast<int8_t>(weight(rng));
+    auto w_scale = random_vector(c.n, rng, 0.01f);
+    for (float& v : w_scale) v = std::fabs(v);
+    const auto bias = random_vector(c.n, rng, 0.1f), y0 = random_vector(c.m * c.n, rng, 1.0f);
+    const PackedLinear packed = PackedLinear::from_int8(wq.data(), w_scale.data(), c.n, c.k, bias.data());
+    for (float zero_share : {0.0f, 0.5f, 0.8f, 0.95f, 1.0f}) {
+      for (bool one_dense_row : {false, true}) {
+        auto x = random_vector(c.m * c.k, rng, 1.0f);
+        for (int r = one_dense_row ? 1 : 0; r < c.m; ++r) {
+          for (int i = 0; i < c.k; ++i) {
+            if (uniform(rng) < zero_share) x[r * c.k + i] = 0.0f;
+          }
+        }
+        for (Epilogue e : {Epilogue::kStore, Epilogue::kRelu, Epilogue::kAccumulate}) {
+          std::vector<float> kept = y0, skipped = y0;
+          packed.apply(x.data(), c.m, c.k, kept.data(), c.n, e, InputZeros::kKeep);
+          packed.apply(x.data(), c.m, c.k, skipped.data(), c.n, e, InputZeros::kSkip);
+          for (size_t i = 0; i < kept.size(); ++i) {
+            ASSERT_EQ(std::memcmp(&kept[i], &skipped[i], sizeof(float)), 0)
+                << c.m << "x" << c.k << "x" << c.n << " zeros " << zero_share << " element " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
 // select_rows keeps the chosen output features, in the chosen order, with the same numbers: each
 // result column equals the full layer's column bit for bit, for fp32 and int8 weights, on shapes
 // whose inputs and features are not multiples of the panel sizes.
