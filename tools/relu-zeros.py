@@ -7,9 +7,10 @@
 Runs the PyTorch model of a model file teacher-forced on the first sentences of a parallel set and,
 for every feed-forward block, counts the exact zeros of relu(x W1^T + b1) [tokens, d_ff], the input
 of the block's second matrix. The fp32 product skips an input where it is zero in every row of a
-block (cpp/kernels/gemm_f32.cc): 4 positions at a time in the encoder, one position per decoder step.
-Prints per layer: the share of zeros, and the share of inputs that are zero in all 4 rows of a block
-of consecutive positions.
+block (cpp/kernels/gemm_f32.cc): 4 positions at a time in the encoder, one position per decoder step;
+the int8 product skips input pairs (k, k+1) zero in both, row by row (cpp/kernels/gemm_int8.cc).
+Prints per layer: the share of zeros, the share of inputs that are zero in all 4 rows of a block
+of consecutive positions, and the share of input pairs zero in one position.
 """
 import argparse
 import os
@@ -36,12 +37,12 @@ def main():
     if config.get("activation", "relu") != "relu":
         sys.exit(f"{args.model}: activation {config['activation']} has no exact zeros to skip")
     sps, spt = sentencepiece_of(args.model, "source"), sentencepiece_of(args.model, "target")
-    counts = {}  # FeedForward -> [zeros, values, all-zero inputs of blocks, inputs of blocks]
+    counts = {}  # FeedForward -> [zeros, values, all-zero inputs of blocks, inputs of blocks, zero pairs, pairs]
 
     def forward(self, x):  # x [B, L, D]
         h = self.activation(self.fc1(x))  # [B, L, F]
         zero = h == 0
-        c = counts.setdefault(self, [0, 0, 0, 0])
+        c = counts.setdefault(self, [0, 0, 0, 0, 0, 0])
         c[0] += int(zero.sum())
         c[1] += zero.numel()
         blocks = h.shape[1] // ROWS
@@ -49,6 +50,9 @@ def main():
             per_block = zero[:, : blocks * ROWS].reshape(h.shape[0], blocks, ROWS, -1).all(dim=2)
             c[2] += int(per_block.sum())
             c[3] += per_block.numel()
+        pairs = zero[..., : h.shape[-1] // 2 * 2].reshape(*h.shape[:-1], -1, 2).all(dim=-1)
+        c[4] += int(pairs.sum())
+        c[5] += pairs.numel()
         return self.fc2(h)
 
     transformer.FeedForward.forward = forward
@@ -62,10 +66,11 @@ def main():
             src_ids = torch.tensor([sps.encode(s) + [config["eos_id"]]])
             tgt_in = torch.tensor([[config["decoder_start_id"]] + spt.encode(t)])
             model(src_ids, tgt_in)
-    print(f"| feed-forward block | zeros | inputs zero in all {ROWS} rows of a block |")
-    print("| --- | ---: | ---: |")
-    for module, (zeros, values, block_zeros, block_values) in counts.items():
-        print(f"| {names[module]} | {zeros / values:.3f} | {block_zeros / max(block_values, 1):.3f} |")
+    print(f"| feed-forward block | zeros | inputs zero in all {ROWS} rows of a block | input pairs zero |")
+    print("| --- | ---: | ---: | ---: |")
+    for module, (zeros, values, block_zeros, block_values, pair_zeros, pairs) in counts.items():
+        print(f"| {names[module]} | {zeros / values:.3f} | {block_zeros / max(block_values, 1):.3f} "
+              f"| {pair_zeros / max(pairs, 1):.3f} |")
 
 
 if __name__ == "__main__":
