@@ -61,6 +61,21 @@ TEST(Gemm, Fp32MatchesNaiveProduct) {
   }
 }
 
+// The product of x [M, K] skipping zero inputs equals the one keeping them bit for bit, for each
+// epilogue, starting from y0 [M, N].
+void expect_skipping_exact(const PackedLinear& packed, const Case& c, const std::vector<float>& x,
+                           const std::vector<float>& y0, float zero_share) {
+  for (Epilogue e : {Epilogue::kStore, Epilogue::kRelu, Epilogue::kAccumulate}) {
+    std::vector<float> kept = y0, skipped = y0;
+    packed.apply(x.data(), c.m, c.k, kept.data(), c.n, e, InputZeros::kKeep);
+    packed.apply(x.data(), c.m, c.k, skipped.data(), c.n, e, InputZeros::kSkip);
+    for (size_t i = 0; i < kept.size(); ++i) {
+      ASSERT_EQ(std::memcmp(&kept[i], &skipped[i], sizeof(float)), 0)
+          << c.m << "x" << c.k << "x" << c.n << " zeros " << zero_share << " element " << i;
+    }
+  }
+}
+
 // InputZeros::kSkip drops inputs that are zero in every row of a block; the other products are
 // summed in the same order, so y must equal the unskipped product bit for bit: on rows that are
 // mostly zeros (gathered), dense (multiplied whole) and mixed, in blocks of 4 rows and leftover
@@ -82,15 +97,7 @@ TEST(Gemm, Fp32SkippingZeroInputsIsExact) {
           if (uniform(rng) < zero_share) x[r * c.k + i] = 0.0f;
         }
       }
-      for (Epilogue e : {Epilogue::kStore, Epilogue::kRelu, Epilogue::kAccumulate}) {
-        std::vector<float> kept = y0, skipped = y0;
-        packed.apply(x.data(), c.m, c.k, kept.data(), c.n, e, InputZeros::kKeep);
-        packed.apply(x.data(), c.m, c.k, skipped.data(), c.n, e, InputZeros::kSkip);
-        for (size_t i = 0; i < kept.size(); ++i) {
-          ASSERT_EQ(std::memcmp(&kept[i], &skipped[i], sizeof(float)), 0)
-              << c.m << "x" << c.k << "x" << c.n << " zeros " << zero_share << " element " << i;
-        }
-      }
+      expect_skipping_exact(packed, c, x, y0, zero_share);
     }
     std::vector<float> x(c.m * c.k, 0.0f), y(c.m * c.n);
     x[c.k / 2] = std::nanf("");
@@ -187,15 +194,7 @@ TEST(Gemm, Int8SkippingZeroInputsIsExact) {
             if (uniform(rng) < zero_share) x[r * c.k + i] = 0.0f;
           }
         }
-        for (Epilogue e : {Epilogue::kStore, Epilogue::kRelu, Epilogue::kAccumulate}) {
-          std::vector<float> kept = y0, skipped = y0;
-          packed.apply(x.data(), c.m, c.k, kept.data(), c.n, e, InputZeros::kKeep);
-          packed.apply(x.data(), c.m, c.k, skipped.data(), c.n, e, InputZeros::kSkip);
-          for (size_t i = 0; i < kept.size(); ++i) {
-            ASSERT_EQ(std::memcmp(&kept[i], &skipped[i], sizeof(float)), 0)
-                << c.m << "x" << c.k << "x" << c.n << " zeros " << zero_share << " element " << i;
-          }
-        }
+        expect_skipping_exact(packed, c, x, y0, zero_share);
       }
     }
   }
