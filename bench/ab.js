@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Same-process A/B of two builds of the engine's wasm on one model: both translators live in one
+// process and take turns sentence by sentence, the order alternating, so that the host's drifting
+// speed hits both alike. On this shared 2-core machine separate processes (npm run bench) vary by
+// about 10% run to run; alternating sentences shows a change of a few percent reliably.
+//
+//   cp dist/crossattn.wasm build/base.wasm      # before the change
+//   ... change, rebuild (bash tools/dev.sh build, or the crossattn-wasm target) ...
+//   node bench/ab.js --base build/base.wasm --test dist/crossattn.wasm --model FILE --src FILE \
+//       [--passes 2] [--beam-size 1] [--limit N]
+//
+// Both builds run under dist/'s JavaScript glue, so they must export the same Embind interface
+// (a change to bindings/embind.cc needs the glue of each build). Prints one JSON object: each
+// build's total ms over all passes and target tokens/s, test_speed_vs_base (base ms / test ms, above 1
+// when the test build is faster), and identical: translations of the first pass that are the same.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: { base: { type: 'string' }, test: { type: 'string' }, model: { type: 'string' }, src: { type: 'string' },
+             passes: { type: 'string', default: '2' }, 'beam-size': { type: 'string', default: '1' },
+             limit: { type: 'string' } },
+});
+for (const name of ['base', 'test', 'model', 'src']) {
+  if (!values[name]) {
+    console.error(`usage: node bench/ab.js --base OLD.wasm --test NEW.wasm --model FILE --src FILE [--passes N] (missing --${name})`);
+    process.exit(2);
+  }
+}
+const { Translator, prepareEngine } = await import('../dist/index.js');
+let lines = readFileSync(values.src, 'utf8').split('\n').filter((l) => l.trim());
+if (values.limit) lines = lines.slice(0, Number(values.limit));
+const modelBytes = readFileSync(values.model);
+const builds = {};
+for (const name of ['base', 'test']) {
+  const wasm = await prepareEngine(readFileSync(values[name]));
+  builds[name] = { translator: await Translator.load(modelBytes, { wasm }), ms: 0, tokens: 0, texts: [] };
+}
+const options = { attention: false, beamSize: Number(values['beam-size']) };
+const passes = Number(values.passes);
+for (let pass = 0; pass < passes; ++pass) {
+  for (const [i, line] of lines.entries()) {
+    for (const name of (i + pass) % 2 ? ['base', 'test'] : ['test', 'base']) {
+      const b = builds[name];
+      const start = performance.now();
+      const r = await b.translator.translate(line, options);
+      b.ms += performance.now() - start;
+      b.tokens += r.targetIds.length;
+      if (pass === 0) b.texts.push(r.text);
+    }
+  }
+}
+const summary = (b) => ({ ms: Number(b.ms.toFixed(1)), tokens_per_s: Number((b.tokens / b.ms * 1000).toFixed(1)) });
+console.log(JSON.stringify({
+  model: values.model, sentences: lines.length, passes,
+  base: summary(builds.base), test: summary(builds.test),
+  test_speed_vs_base: Number((builds.base.ms / builds.test.ms).toFixed(3)),
+  identical: builds.base.texts.filter((t, i) => t === builds.test.texts[i]).length,
+}));
