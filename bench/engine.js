@@ -5,7 +5,7 @@
 //   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
 // Prints one JSON object, as bench/native_engine.cc does: load_ms (the model read from disk to a
 // translator ready, the engine's wasm compiled before, as bench/bergamot.js times Bergamot's; the
-// compile itself is engine_compile_ms), sentence_ms (per sentence, or
+// compile itself, with prepareEngine's warm-up of the load path, is engine_compile_ms), sentence_ms (per sentence, or
 // per batch with --batch), target_tokens, translations, peak_memory_bytes (maximum resident set);
 // and, which the native engine lacks, source_tokens: each sentence's source length (SentencePiece
 // pieces plus eos, whatever the batching), for latency against length.

@@ -14,6 +14,7 @@
 #include "kernels/parallel.h"
 #include "options.h"
 #include "translator.h"
+#include "warm_up.h"
 
 namespace {
 
@@ -285,6 +286,15 @@ val load_translator(const WasmFileBuffer& buffer, double size) {
   });
 }
 
+// prepareEngine's warm-up (warm_up.h): {pieces} or {error}.
+val warm_up_engine(int pieces) {
+  return guarded([pieces] {
+    val out = val::object();
+    out.set("pieces", crossattn::warm_up(pieces));
+    return out;
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(crossattn) {
@@ -300,4 +310,5 @@ EMSCRIPTEN_BINDINGS(crossattn) {
   emscripten::function("loadTranslator", &load_translator);
   emscripten::function("optionSpecs", &option_specs);
   emscripten::function("setThreadCount", &set_thread_count);
+  emscripten::function("warmUp", &warm_up_engine);
 }

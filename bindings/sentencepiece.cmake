@@ -27,4 +27,6 @@ target_compile_definitions(sentencepiece_runtime PRIVATE _USE_INTERNAL_STRING_VI
 target_compile_options(sentencepiece_runtime PRIVATE -Wno-sign-compare -Wno-deprecated-declarations)
 target_include_directories(sentencepiece_runtime PRIVATE ${SPM_GENERATED} ${SPM}/third_party/protobuf-lite
                            ${SPM}/src/builtin_pb ${SPM}/third_party ${SPM})
-target_include_directories(sentencepiece_runtime PUBLIC ${SPM}/src)
+# PUBLIC: bindings/warm_up.cc builds a ModelProto (src/builtin_pb/sentencepiece_model.pb.h and its
+# protobuf-lite headers).
+target_include_directories(sentencepiece_runtime PUBLIC ${SPM}/src ${SPM}/third_party/protobuf-lite)

@@ -52,6 +52,8 @@ export interface EngineModule {
   optionSpecs(): string;
   /** Asks for `n` threads for the products (1 in crossattn.wasm); returns the count in use. */
   setThreadCount(n: number): number;
+  /** Runs the model-load path on a synthetic tokenizer (bindings/warm_up.h): how many pieces it loaded. */
+  warmUp(pieces: number): Result<{ pieces: number }>;
 }
 /** Emscripten's hook: instantiate the module with `imports`, then call done(instance, module). */
 export default function createCrossattnModule(options: {

@@ -51,8 +51,11 @@ const compiledByBytes = new WeakMap<object, Promise<WebAssembly.Module>>();
 
 /**
  * Reads and compiles the engine once per source; later calls with the same URL, path or bytes get
- * the same module. Call it early (at page start, beside the model's download) so that
- * Translator.load only instantiates the engine; post its result to workers as their `wasm`.
+ * the same module. Then warms the single-thread engine up: a scratch instance runs the model-load
+ * path on a small synthetic tokenizer (bindings/warm_up.cc), so that V8 has optimized that code
+ * when a model arrives (general-en-de's first load in a fresh Node process: 177 ms cold). Call it
+ * early (at page start, beside the model's download) so that Translator.load only instantiates the
+ * engine; post its result to workers as their `wasm`.
  * @param wasm the engine's .wasm (default: the build for `threads`, beside this module).
  * @param threads the LoadOptions.threads the module is for (default 1): crossattn-mt.wasm when it
  *   asks for more than one thread and threadsAvailable() allows them, else crossattn.wasm.
@@ -74,6 +77,10 @@ export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Pr
   const forget = () => (name !== null ? compiledByName.delete(name) : compiledByBytes.delete(wasm as object));
   const compiled = readBytes(wasm as ByteSource)
     .then((bytes) => WebAssembly.compile(bytes as BufferSource))
+    .then(async (module) => {
+      if (!isThreadedEngine(module)) await warmUp(module);
+      return module;
+    })
     .catch((e: unknown) => {
       forget();
       throw e instanceof CrossattnError ? e : new LoadError(`cannot compile the engine: ${e instanceof Error ? e.message : String(e)}`);
@@ -81,6 +88,30 @@ export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Pr
   if (name !== null) compiledByName.set(name, compiled);
   else compiledByBytes.set(wasm as object, compiled);
   return compiled;
+}
+
+const WARM_UP_PIECES = 4000;
+
+/** Instantiates the engine `module` with Emscripten's glue `create` (the single-thread build's by default). */
+function createEngine(module: WebAssembly.Module, create = createCrossattnModule): Promise<EngineModule> {
+  return new Promise<EngineModule>((resolve, reject) => {
+    create({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
+
+/**
+ * prepareEngine's warm-up, in an instance of its own that is then dropped. (The pthreads engine is
+ * not warmed: an instance of it starts its pool of Workers.)
+ * @throws the engine's error as a typed error, should its own tokenizer code fail.
+ */
+async function warmUp(module: WebAssembly.Module): Promise<void> {
+  const result = (await createEngine(module)).warmUp(WARM_UP_PIECES);
+  if ('error' in result) throw errorFromEngine(result.error);
 }
 
 /** An instance of the engine and the threads its products run on. */
@@ -106,14 +137,7 @@ export async function instantiateEngine(wasm?: WasmSource, threads?: ThreadsOpti
       'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use crossattn.wasm here');
   }
   const create = threaded ? (await import('./crossattn-mt.mjs')).default : createCrossattnModule;
-  const engine = await new Promise<EngineModule>((resolve, reject) => {
-    create({
-      instantiateWasm(imports, done) {
-        WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled), reject);
-        return {};
-      },
-    }).then(resolve, reject);
-  });
+  const engine = await createEngine(compiled, create);
   return { engine, threads: engine.setThreadCount(threaded ? wanted : 1) };
 }
 

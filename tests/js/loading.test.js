@@ -106,3 +106,21 @@ test('prepareEngine compiles a source once, its module loads models, and a bad w
   writeFileSync(bad, readFileSync(wasm));
   expect(await prepareEngine(bad)).toBeInstanceOf(WebAssembly.Module);  // the failure was not remembered
 });
+
+// prepareEngine's warm-up (bindings/warm_up.cc) builds a tokenizer from a synthetic SentencePiece
+// model in a scratch instance; SentencePiece must accept that model at every size asked for, or the
+// warm-up would fail every prepareEngine (<unk>, <s>, </s>, then the letter pieces: at least the 2 x 26
+// single letters, with and without the word boundary, at most all 2 x 18,278 of up to three letters).
+test('the warm-up loads its synthetic tokenizer: as many pieces as asked, from the single letters to every piece it has', async () => {
+  const { default: createCrossattnModule } = await import('../../dist/crossattn.mjs');
+  const module = await prepareEngine(`${ROOT}dist/crossattn.wasm`);
+  const engine = await createCrossattnModule({
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
+      return {};
+    },
+  });
+  expect(engine.warmUp(4000)).toEqual({ pieces: 4000 });
+  expect(engine.warmUp(0)).toEqual({ pieces: 3 + 2 * 26 });
+  expect(engine.warmUp(1e6)).toEqual({ pieces: 3 + 2 * (26 + 26 ** 2 + 26 ** 3) });
+});

@@ -1,0 +1,80 @@
+// Why a warm-up: V8 runs a WebAssembly function in baseline code (Liftoff) until it has run for a
+// while, then optimizes it on a background thread (TurboFan) and switches at the function's next
+// call. A translator's first load in a fresh process therefore builds SentencePiece's tables in
+// baseline code: general-en-de (16,000 pieces) loaded in 177 ms the first time and 60-76 ms the
+// next (Node 20; `node --no-wasm-dynamic-tiering`, baseline code only, 169 and 146 ms). prepareEngine
+// (bindings/src/engine.ts) calls warm_up() in a scratch instance of the module it compiled: the
+// optimized code belongs to the compiled module, so every later instance starts with it. In a page,
+// that runs while the model downloads.
+#include "warm_up.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "builtin_pb/sentencepiece_model.pb.h"
+#include "model/checksum.h"
+#include "tokenizer/tokenizer.h"
+
+namespace crossattn {
+namespace {
+
+constexpr size_t kChecksumBytes = 1 << 20;
+// At least every letter with and without the word boundary (SentencePiece needs one normal piece),
+// at most every synthetic piece.
+constexpr int kMinPieces = 3 + 2 * 26, kMaxPieces = 3 + 2 * (26 + 26 * 26 + 26 * 26 * 26);
+
+// A unigram model of `pieces` pieces: <unk>, <s>, </s>, the 26 letters with and without the word
+// boundary, then two- and three-letter pieces, scores falling, SentencePiece's identity normalizer.
+std::string synthetic_spm(int pieces, std::vector<std::string>& vocab) {
+  sentencepiece::ModelProto proto;
+  const auto add = [&](const std::string& piece, sentencepiece::ModelProto::SentencePiece::Type type) {
+    auto* p = proto.add_pieces();
+    p->set_piece(piece);
+    p->set_score(-static_cast<float>(vocab.size()) * 0.01f);
+    p->set_type(type);
+    vocab.push_back(piece);
+  };
+  using Piece = sentencepiece::ModelProto::SentencePiece;
+  add("<unk>", Piece::UNKNOWN);
+  add("<s>", Piece::CONTROL);
+  add("</s>", Piece::CONTROL);
+  const std::string boundary = "\xe2\x96\x81";  // U+2581
+  std::vector<std::string> stems;
+  for (char a = 'a'; a <= 'z'; ++a) stems.emplace_back(1, a);
+  for (char a = 'a'; a <= 'z'; ++a) {
+    for (char b = 'a'; b <= 'z'; ++b) stems.push_back(std::string{a, b});
+  }
+  for (char a = 'a'; a <= 'z'; ++a) {
+    for (char b = 'a'; b <= 'z'; ++b) {
+      for (char c = 'a'; c <= 'z'; ++c) stems.push_back(std::string{a, b, c});
+    }
+  }
+  for (size_t i = 0; static_cast<int>(vocab.size()) < pieces; ++i) {
+    add(i % 2 ? stems[i / 2] : boundary + stems[i / 2], Piece::NORMAL);
+  }
+  auto* trainer = proto.mutable_trainer_spec();
+  trainer->set_model_type(sentencepiece::TrainerSpec::UNIGRAM);
+  trainer->set_vocab_size(pieces);
+  trainer->set_unk_id(0);
+  trainer->set_bos_id(1);
+  trainer->set_eos_id(2);
+  trainer->set_pad_id(-1);
+  proto.mutable_normalizer_spec()->set_name("identity");
+  return proto.SerializeAsString();
+}
+
+}  // namespace
+
+int warm_up(int pieces) {
+  std::vector<std::string> vocab;
+  const std::string spm = synthetic_spm(std::clamp(pieces, kMinPieces, kMaxPieces), vocab);
+  const Tokenizer tokenizer(spm, spm, vocab, 0);
+  tokenizer.encode("the quick brown fox jumps over the lazy dog", Side::kSource);
+  const std::vector<uint8_t> file(kChecksumBytes);  // the model file's checksum, block by block
+  xxh3_64(file.data(), file.size());
+  return tokenizer.vocab_size();
+}
+
+}  // namespace crossattn
