@@ -27,6 +27,15 @@ constexpr size_t kChecksumBytes = 1 << 20;
 // at most every synthetic piece.
 constexpr int kMinPieces = 3 + 2 * 26, kMaxPieces = 3 + 2 * (26 + 26 * 26 + 26 * 26 * 26);
 
+// The i-th of a .. z, aa .. zz, aaa .. zzz (i < 18,278).
+std::string stem(int i) {
+  int length = 1;
+  for (int count = 26; i >= count; count *= 26, ++length) i -= count;
+  std::string s(length, 'a');
+  for (int c = length - 1; c >= 0; --c, i /= 26) s[c] = static_cast<char>('a' + i % 26);
+  return s;
+}
+
 // A unigram model of `pieces` pieces: <unk>, <s>, </s>, the 26 letters with and without the word
 // boundary, then two- and three-letter pieces, scores falling, SentencePiece's identity normalizer.
 std::string synthetic_spm(int pieces, std::vector<std::string>& vocab) {
@@ -43,18 +52,8 @@ std::string synthetic_spm(int pieces, std::vector<std::string>& vocab) {
   add("<s>", Piece::CONTROL);
   add("</s>", Piece::CONTROL);
   const std::string boundary = "\xe2\x96\x81";  // U+2581
-  std::vector<std::string> stems;
-  for (char a = 'a'; a <= 'z'; ++a) stems.emplace_back(1, a);
-  for (char a = 'a'; a <= 'z'; ++a) {
-    for (char b = 'a'; b <= 'z'; ++b) stems.push_back(std::string{a, b});
-  }
-  for (char a = 'a'; a <= 'z'; ++a) {
-    for (char b = 'a'; b <= 'z'; ++b) {
-      for (char c = 'a'; c <= 'z'; ++c) stems.push_back(std::string{a, b, c});
-    }
-  }
-  for (size_t i = 0; static_cast<int>(vocab.size()) < pieces; ++i) {
-    add(i % 2 ? stems[i / 2] : boundary + stems[i / 2], Piece::NORMAL);
+  for (int i = 0; static_cast<int>(vocab.size()) < pieces; ++i) {
+    add(i % 2 ? stem(i / 2) : boundary + stem(i / 2), Piece::NORMAL);
   }
   auto* trainer = proto.mutable_trainer_spec();
   trainer->set_model_type(sentencepiece::TrainerSpec::UNIGRAM);
