@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // One engine's pass over a test set, in its own process so that its peak memory is its own:
-//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N] [--load-only]
+//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N] [--no-shortlist] [--load-only]
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N]
 //   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
 // Prints one JSON object, as bench/native_engine.cc does: load_ms (the model read from disk to a
@@ -11,6 +11,7 @@
 // pieces plus eos, whatever the batching), for latency against length.
 // Bergamot's source and target tokens are counted afterwards, outside the timings, by forcing its
 // outputs through our model (--model: the same weights and tokenizer; pieces plus eos, as our own count).
+// --no-shortlist scores the whole output layer where the model file has a lexical shortlist.
 // --load-only stops after the load (a first load in a fresh process, which run.js repeats).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,7 +23,7 @@ const { values, positionals } = parseArgs({
   options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' }, marian: { type: 'string' },
              gemm: { type: 'string', default: 'float32' },
              batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
-             limit: { type: 'string' }, 'load-only': { type: 'boolean', default: false } },
+             limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false }, 'load-only': { type: 'boolean', default: false } },
 });
 const [engine] = positionals;
 const sentenceMs = [], sourceTokens = [], translations = [];
@@ -40,7 +41,7 @@ if (engine === 'crossattn') {
   const translator = await Translator.load(values.model);
   loadMs = performance.now() - start;
   const batch = Number(values.batch);
-  const options = { attention: false, beamSize: Number(values['beam-size']) };
+  const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
   for (let i = 0; i < lines.length; i += batch || 1) {
     const t0 = performance.now();
     const results = batch ? await translator.translateBatch(lines.slice(i, i + batch), options)

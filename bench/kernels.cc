@@ -7,13 +7,15 @@
 // roofline fraction (Williams et al. 2009): the time its bound allows, max(operations / compute
 // peak, weight bytes / read bandwidth), over the time it took; 1 is the machine's limit. Built
 // natively (SSE4.1) and as WebAssembly (bench/CMakeLists.txt); prints one JSON object. Run by
-// `npm run bench` (bench/run.js). Where the build has threads (natively), each shape's int8 product
-// is timed on 2 threads too (kernels/parallel.h; null elsewhere).
+// `npm run bench` (bench/run.js) with the dimensions of the model it benchmarks. Where the build has
+// threads (natively), each shape's int8 product is timed on 2 threads too (kernels/parallel.h; null
+// elsewhere).
 //
-//   kernels [--quick]
+//   kernels [--quick] [--d-model D] [--d-ff F] [--vocab V]   (defaults 256, 512, 8000)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -138,16 +140,29 @@ struct Shape {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::string(argv[1]) == "--quick";
+  bool quick = false;
+  int d_model = 256, d_ff = 512, vocab = 8000;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    int* value = arg == "--d-model" ? &d_model : arg == "--d-ff" ? &d_ff : arg == "--vocab" ? &vocab : nullptr;
+    if (arg == "--quick") {
+      quick = true;
+    } else if (value != nullptr && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
+      *value = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: kernels [--quick] [--d-model D] [--d-ff F] [--vocab V]\n");
+      return 2;
+    }
+  }
   const double min_s = quick ? 0.02 : 0.1;
   const int reps = quick ? 3 : 7;
-  // d_model 256 and the bench model's vocab 8000 (the shipped general models have 16000); the FFN shapes
-  // are those of d_ff 512, half the models' 1024, kept so that runs compare across sessions. Encoder
-  // rows = a 20-token sentence.
+  // A model's products: the decoder's self-attention QKV, feed-forward and output layer for one
+  // token (batch 1) and for 8 (a batch or a beam), the encoder's for a 20-token sentence; and two
+  // cold shapes whose weights (16 and 32 MB in fp32) outgrow the caches, fixed across models.
   const Shape shapes[] = {
-      {"decode_qkv", 1, 256, 768},  {"decode_ffn1", 1, 256, 512},   {"decode_ffn2", 1, 512, 256},
-      {"decode_logits", 1, 256, 8000}, {"encoder_qkv", 20, 256, 768}, {"encoder_ffn1", 20, 256, 512},
-      {"encoder_ffn2", 20, 512, 256}, {"batch8_logits", 8, 256, 8000}, {"cold16mb", 1, 512, 8000}, {"cold32mb", 1, 1024, 8000},
+      {"decode_qkv", 1, d_model, 3 * d_model},  {"decode_ffn1", 1, d_model, d_ff},   {"decode_ffn2", 1, d_ff, d_model},
+      {"decode_logits", 1, d_model, vocab}, {"encoder_qkv", 20, d_model, 3 * d_model}, {"encoder_ffn1", 20, d_model, d_ff},
+      {"encoder_ffn2", 20, d_ff, d_model}, {"batch8_logits", 8, d_model, vocab}, {"cold16mb", 1, 512, 8000}, {"cold32mb", 1, 1024, 8000},
   };
   std::mt19937 rng(1);
   std::normal_distribution<float> normal(0.0f, 0.05f);

@@ -2,9 +2,10 @@
 // build, compiled for SSE4.1 (the same 128-bit width). Translates one sentence per line of stdin,
 // greedy, one at a time (or --batch N sentences per translate_batch call), and prints one JSON
 // object: load_ms, sentence_ms [per sentence or per batch], target_tokens, translations,
-// peak_memory_bytes (the process's maximum resident set).
+// peak_memory_bytes (the process's maximum resident set). --no-shortlist scores the whole output
+// layer where the model file has a lexical shortlist.
 //
-//   crossattn-bench-native --model FILE [--batch N] < SOURCES
+//   crossattn-bench-native --model FILE [--batch N] [--no-shortlist] < SOURCES
 #include <sys/resource.h>
 
 #include <chrono>
@@ -29,13 +30,16 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 int main(int argc, char** argv) {
   std::string model_path;
   size_t batch = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool shortlist = true, known = true;
+  for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--model") model_path = argv[i + 1];
-    else if (arg == "--batch") batch = static_cast<size_t>(std::atoi(argv[i + 1]));
+    if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
+    else if (arg == "--batch" && i + 1 < argc) batch = static_cast<size_t>(std::atoi(argv[++i]));
+    else if (arg == "--no-shortlist") shortlist = false;
+    else known = false;
   }
-  if (model_path.empty()) {
-    std::cerr << "usage: crossattn-bench-native --model FILE [--batch N] < SOURCES\n";
+  if (model_path.empty() || !known) {
+    std::cerr << "usage: crossattn-bench-native --model FILE [--batch N] [--no-shortlist] < SOURCES\n";
     return 2;
   }
   std::vector<std::string> lines;
@@ -46,6 +50,7 @@ int main(int argc, char** argv) {
     const double load_ms = ms_since(start);
     crossattn::TranslateOptions options;
     options.attention = false;
+    options.shortlist = shortlist;
     nlohmann::json sentence_ms = nlohmann::json::array(), translations = nlohmann::json::array();
     size_t target_tokens = 0;
     const size_t step = batch ? batch : 1;

@@ -1,5 +1,5 @@
-// The pictures of `npm run bench`, drawn from the report that bench/run.js writes to
-// performance.json: plain SVG strings, 640 x 360, d3-scale for the axes, no fonts, scripts or
+// The pictures of `npm run bench`, drawn from one model's section of the report that bench/run.js
+// writes to performance.json (with the run's date, command, sentences and runs): plain SVG strings, 640 x 360, d3-scale for the axes, no fonts, scripts or
 // styles from outside the file. bench/run.js writes them beside performance.json.
 //
 //   bench-tokens.svg   target tokens/s by engine: one horizontal bar per engine row of the report
@@ -33,7 +33,7 @@ const px = (v) => Number(v.toFixed(1));
  * body, and the axis labels centred on the plot area `area` ({left, right, top, bottom}).
  */
 function frame({ title, report, area, xLabel, yLabel, body }) {
-  const subtitle = `${report.sentences} sentences of ${report.test_set}, ${report.runs} run(s); ` +
+  const subtitle = `${report.model ? `${report.model}, ` : ''}${report.sentences} sentences of ${report.test_set}, ${report.runs} run(s); ` +
     `${report.command}, ${report.date.slice(0, 10)}`;
   const xMid = px((area.left + area.right) / 2), yMid = px((area.top + area.bottom) / 2);
   return [

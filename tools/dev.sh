@@ -139,8 +139,9 @@ run_tests() {
   step "npm pack as a publisher runs it: prepack runs npm run build, then the core package is packed"
   npm pack --dry-run > /dev/null
 
-  step "benchmark smoke run (100 sentences, 1 run; docs/performance.md comes from a full npm run bench)"
-  node bench/run.js --quick --out build/bench/quick
+  step "benchmark smoke run (100 sentences, 1 run, an fp32 and a shipped int8 model; docs/performance.md comes from a full npm run bench)"
+  node bench/run.js --quick --out build/bench/quick \
+    --model models/multi30k-en-de/multi30k-en-de.crossattn --model models/general-en-de/general-en-de.int8.crossattn
   step "threads benchmark smoke run (10 sentences, 1 run, Chromium; docs/threads.md comes from a full npm run bench:threads)"
   node bench/threads.js --sentences 10 --runs 1 --out build/bench/quick
 }

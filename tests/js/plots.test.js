@@ -64,6 +64,11 @@ describe('bench-tokens.svg', () => {
     expect(texts(svg, 'subtitle')[0]).toContain('12 sentences of multi30k test_2016_flickr en-de, 1 run(s); npm run bench -- --quick, 2025-01-02');
   });
 
+  test("names the model of the report's section in its subtitle", () => {
+    const subtitle = texts(tokensPerSecondSvg({ ...REPORT, model: 'general-en-de' }), 'subtitle')[0];
+    expect(subtitle.startsWith('general-en-de, 12 sentences of')).toBe(true);
+  });
+
   test('draws one bar per engine row, named and labelled with its value, its length ordered as the values', () => {
     const names = Object.keys(REPORT.engines), values = names.map((n) => REPORT.engines[n].tokens_per_s);
     expect(texts(svg, 'engine')).toEqual(names.map(escapeXml));

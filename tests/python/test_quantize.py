@@ -1,6 +1,7 @@
 """int8 quantization (models/quantize.py) and the int8 kernel layout (models/model_file.py): the panel
 index formula of docs/model-format.md, the round trip to rows, and the tensor order that lets the engine
-read an attention block's fused projections in place.
+read an attention block's fused projections in place; and dequantization (models/dequantize.py), which
+must give back the numbers the int8 engine multiplies by.
 
   /usr/bin/python3 -m unittest discover -s tests/python
 """
@@ -14,6 +15,7 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models"))
+import dequantize  # noqa: E402
 import quantize  # noqa: E402
 from model_file import dequantized, int8_panels, int8_rows, write_safetensors  # noqa: E402
 
@@ -66,6 +68,37 @@ class TensorOrderTest(unittest.TestCase):
             names = [f"{block}.{p}_proj.weight" for p in order]
             for a, b in zip(names, names[1:]):
                 self.assertEqual(begin[b] - begin[a], 64, f"{b} does not follow {a}")
+
+
+class DequantizeTest(unittest.TestCase):
+    def setUp(self):
+        g = torch.Generator().manual_seed(2)
+        self.w = torch.randn(8, 12, generator=g) * 0.05
+        q, scale = quantize.quantize_rows(self.w)
+        self.tensors = {"layer.weight": int8_panels(q), "layer.weight_scale": scale, "layer.bias": torch.randn(8, generator=g),
+                        "shortlist.targets": torch.arange(5, dtype=torch.int32)}
+        self.q, self.scale = q, scale
+
+    def test_each_weight_is_its_int8_value_times_its_row_scale(self):
+        out, _ = dequantize.dequantize(self.tensors, {})
+        self.assertEqual(out["layer.weight"].dtype, torch.float32)
+        self.assertTrue(torch.equal(out["layer.weight"], self.q.float() * self.scale[:, None]))
+        self.assertLess((out["layer.weight"] - self.w).abs().max().item(), self.scale.max().item())
+
+    def test_other_tensors_are_kept_and_scales_and_quantization_dropped(self):
+        out, metadata = dequantize.dequantize(self.tensors, {"config": "{}", "quantization": "{}"})
+        self.assertEqual(sorted(out), ["layer.bias", "layer.weight", "shortlist.targets"])
+        self.assertTrue(torch.equal(out["shortlist.targets"], self.tensors["shortlist.targets"]))
+        self.assertEqual(metadata, {"config": "{}"})
+
+    def test_quantizing_the_dequantized_weights_again_gives_the_same_int8_values(self):
+        out, _ = dequantize.dequantize(self.tensors, {})
+        q, _ = quantize.quantize_rows(out["layer.weight"])
+        self.assertTrue(torch.equal(q, self.q))
+
+    def test_a_file_without_int8_matrices_is_refused(self):
+        with self.assertRaises(ValueError):
+            dequantize.dequantize({"layer.weight": self.w}, {})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,315 @@
+// One model's part of `npm run bench` (bench/run.js): its peers' artifacts, every engine on its
+// test sentences, the comparisons of outputs, latency by length, its kernel shapes and its bars.
+//
+// A model is given as an fp32 file (its int8 file is the sibling NAME.int8.crossattn, else quantized
+// here by models/quantize.py) or as an int8 file, such as a shipped model, whose fp32 rows then run
+// its dequantized weights (models/dequantize.py): the same numbers the int8 engine multiplies by.
+// Shortlist rows use the model file's own lexical shortlist where it has one (the shipped default),
+// else one made from --shortlist-train; every other row scores the whole output layer.
+import { execFileSync } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { corpusBleu, readLines } from '../tools/bleu.js';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const node = process.execPath;
+const native = path.join(root, 'build/native/bench/crossattn-bench-native');
+
+/** Runs `command` from the repository's root and returns its standard output. */
+export function run(command, args, options = {}) {
+  return execFileSync(command, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, ...options });
+}
+
+/** A safetensors file's header: { tensors: {name: {dtype, shape, data_offsets}}, metadata: {str: str}, bytes }. */
+function header(file) {
+  const fd = openSync(file, 'r'), head = Buffer.alloc(8);
+  readSync(fd, head, 0, 8, 0);
+  const n = Number(head.readBigUInt64LE(0)), json = Buffer.alloc(n);
+  readSync(fd, json, 0, n, 8);
+  closeSync(fd);
+  const { __metadata__: metadata = {}, ...tensors } = JSON.parse(json.toString());
+  return { tensors, metadata, bytes: 8 + n };
+}
+
+/**
+ * A model file's weights, in bytes: every tensor but the alignment lexicon and the lexical shortlist,
+ * which an int8 file and its fp32 file carry alike; with `asFp32`, every float tensor counted at 4
+ * bytes (the size an fp32 file would have: a shipped fp32 file is fp16).
+ */
+function weightBytes(file, asFp32 = false) {
+  const { tensors, bytes } = header(file);
+  return Object.entries(tensors).filter(([name]) => !/^(lexicon|shortlist)\./.test(name)).reduce((sum, [, t]) =>
+    sum + (asFp32 && ['F16', 'BF16', 'F32'].includes(t.dtype)
+      ? 4 * t.shape.reduce((a, b) => a * b, 1) : t.data_offsets[1] - t.data_offsets[0]), bytes);
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
+
+/** Each single-sentence engine's latency: the median per LENGTH_BUCKET source tokens (pieces plus eos). */
+export const LENGTH_BUCKET = 5, MIN_BUCKET_SENTENCES = 5;
+
+/**
+ * Benchmarks one model (see the top of this file) and returns its section of performance.json:
+ * { name, model, fp32_model, int8_model, int8_given, shortlist, config, test_set, marian_differences,
+ *   engines, bars, batch_sweep, latency_by_source_length, kernels }.
+ * `options`: the parsed command line of bench/run.js (data, test-set, shortlist-train, quick) with
+ * sentences, runs, batch and batchSizes as numbers.
+ */
+export async function benchModel(modelArg, options) {
+  const { sentences, runs, batch, batchSizes } = options;
+  const given = path.resolve(modelArg);
+  const int8Given = 'quantization' in header(given).metadata;
+  const modelName = path.basename(given, '.crossattn').replace(/\.int8$/, '');
+  // The peers' exports and the source file are cached per model and test set.
+  const work = path.join(root, 'build', 'bench', `${modelName}-${options['test-set'].replaceAll('/', '-')}`);
+  mkdirSync(work, { recursive: true });
+
+  const { Translator } = await import('../dist/index.js');
+  const translator = await Translator.load(given);
+  const { config } = translator;
+  translator.dispose();
+  const { sourceLang, targetLang } = config;
+  // A set's file for one language, PREFIX.LANG or PREFIX.LANG.gz, under --data, else from the working
+  // directory (such as build/data/general/finetune, made by models/prepare_general.py).
+  const setFile = (prefix, lang) => {
+    for (const dir of [options.data, '.']) {
+      const file = path.resolve(dir, `${prefix}.${lang}`);
+      if (existsSync(`${file}.gz`)) return `${file}.gz`;
+      if (existsSync(file)) return file;
+    }
+    throw new Error(`no ${prefix}.${lang} or ${prefix}.${lang}.gz under ${options.data} or ${process.cwd()}`);
+  };
+  const source = readLines(setFile(options['test-set'], sourceLang)).slice(0, sentences);
+  const reference = readLines(setFile(options['test-set'], targetLang)).slice(0, sentences);
+  const srcFile = path.join(work, `test.${sourceLang}`);
+  writeFileSync(srcFile, source.join('\n') + '\n');
+
+  // --- The two precisions' files -------------------------------------------------------------------
+  const stale = (file, from) => !existsSync(file) || statSync(file).mtimeMs < statSync(from).mtimeMs;
+  let fp32Model, int8Model;
+  if (int8Given) {
+    int8Model = given;
+    fp32Model = path.join(work, `${modelName}.dequantized.crossattn`);
+    if (stale(fp32Model, given)) run('/usr/bin/python3', ['models/dequantize.py', '--model', given, '--out', fp32Model]);
+  } else {
+    fp32Model = given;
+    const sibling = given.replace(/\.crossattn$/, '.int8.crossattn');
+    int8Model = existsSync(sibling) ? sibling : path.join(work, `${modelName}.int8.crossattn`);
+    if (stale(int8Model, fp32Model)) run('/usr/bin/python3', ['models/quantize.py', '--model', fp32Model, '--out', int8Model]);
+  }
+
+  // --- onnxruntime-web: an ONNX export of the fp32 weights, and transformers.js's q8 of it ---------
+  const onnxDir = path.join(work, 'onnx');
+  const onnxSources = path.join(onnxDir, 'sources.json');
+  if (stale(onnxSources, fp32Model) || JSON.parse(readFileSync(onnxSources, 'utf8')).sources.length !== sentences) {
+    console.error('exporting the model to ONNX (bench/export_onnx.py) ...');
+    run('/usr/bin/python3', ['bench/export_onnx.py', '--model', fp32Model, '--src', srcFile, '--out', onnxDir],
+        { stdio: ['ignore', 'inherit', 'ignore'] });
+  }
+  const onnxQ8Dir = path.join(work, 'onnx-q8');
+  if (stale(path.join(onnxQ8Dir, 'sources.json'), onnxSources)) {
+    console.error('quantizing the ONNX export to q8 (bench/quantize_onnx.py) ...');
+    mkdirSync(onnxQ8Dir, { recursive: true });
+    for (const part of ['encoder', 'decoder']) {
+      run('/usr/bin/python3', ['bench/quantize_onnx.py', path.join(onnxDir, `${part}.onnx`), path.join(onnxQ8Dir, `${part}.onnx`)]);
+    }
+    copyFileSync(onnxSources, path.join(onnxQ8Dir, 'sources.json'));
+  }
+
+  // --- Bergamot: Marian's binary format from our fp32 file (float32) and our int8 file (intgemm8) ---
+  const marian = { fp32: path.join(work, 'marian-fp32'), int8: path.join(work, 'marian-int8') };
+  for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'float32'], int8: [int8Model, 'intgemm8'] })) {
+    if (!stale(path.join(marian[kind], 'differences.json'), model)) continue;
+    console.error(`exporting the ${kind} model to Marian's format (bench/export_marian.py) ...`);
+    run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
+  }
+  // What makes Marian compute another function than ours on this model ([] when the model follows
+  // native Marian's conventions: docs/bergamot.md).
+  const marianDifferences = JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8'));
+
+  // --- The lexical shortlist (docs/model-format.md) ------------------------------------------------
+  // The model file's own, else a table made from the pairs of --shortlist-train, aligned with the
+  // model's vocabulary (models/ibm2_align.py, models/shortlist.py); both precisions share the
+  // vocabulary, so one set of links serves both.
+  const ownShortlist = header(int8Model).metadata.shortlist;
+  const shortlistSlug = path.resolve(options.data, options['shortlist-train']).split(path.sep).slice(-2).join('-');
+  const shortlistLinks = path.join(work, `${shortlistSlug}.align.gz`);
+  const shortlistTrain = (lang) => setFile(options['shortlist-train'], lang);
+  const withShortlist = (model, precision) => {
+    if (ownShortlist) return model;
+    const out = path.join(work, `${modelName}.${precision}.shortlist-${shortlistSlug}.crossattn`);
+    if (!stale(out, model)) return out;
+    console.error(`adding a lexical shortlist to the ${precision} model (models/ibm2_align.py, models/shortlist.py) ...`);
+    if (stale(shortlistLinks, model)) {  // a new model may bring a new vocabulary
+      run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', model, '--src', shortlistTrain(sourceLang),
+        '--tgt', shortlistTrain(targetLang), '--out', shortlistLinks], { stdio: ['ignore', 'ignore', 'ignore'] });
+    }
+    run('/usr/bin/python3', ['models/shortlist.py', '--model', model, '--src', shortlistTrain(sourceLang),
+      '--tgt', shortlistTrain(targetLang), '--alignment', shortlistLinks, '--out', out]);
+    return out;
+  };
+  const shortlistModels = { fp32: withShortlist(fp32Model, 'fp32'), int8: withShortlist(int8Model, 'int8') };
+
+  // --- Engines --------------------------------------------------------------------------------------
+  const wasmModels = { fp32: fp32Model, int8: int8Model };
+  const whole = ['--no-shortlist'];  // rows without "shortlist" in their name score every piece
+  const ours = (model, ...args) => [node, ['bench/engine.js', 'crossattn', '--model', model, '--src', srcFile, ...args]];
+  /** crossattn WebAssembly `precision` with translateBatch of `size` sentences per call, as [name, command]. */
+  const batchEngine = (precision, size) => [`crossattn-wasm-${precision}-batch${size}`,
+    ours(wasmModels[precision], '--batch', String(size), ...whole)];
+  // The rows of the table, in its order.
+  const engines = {
+    'crossattn-wasm-fp32': ours(fp32Model, ...whole),
+    'crossattn-wasm-int8': ours(int8Model, ...whole),
+    'crossattn-wasm-fp32-shortlist': ours(shortlistModels.fp32),
+    'crossattn-wasm-int8-shortlist': ours(shortlistModels.int8),
+    'crossattn-native': [native, ['--model', fp32Model, ...whole]],
+    'crossattn-native-int8': [native, ['--model', int8Model, ...whole]],
+    'onnxruntime-web': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxDir]],
+    'onnxruntime-web-q8': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxQ8Dir]],
+    'bergamot-wasm-fp32': [node, ['bench/engine.js', 'bergamot', '--marian', marian.fp32, '--gemm', 'float32', '--src', srcFile, '--model', fp32Model]],
+    'bergamot-wasm-int8': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll', '--src', srcFile, '--model', int8Model]],
+    ...Object.fromEntries(Object.keys(wasmModels).map((precision) => batchEngine(precision, batch))),
+    'crossattn-wasm-int8-beam4': ours(int8Model, '--beam-size', '4', ...whole),
+  };
+  // The batch sizes of the sweep that the table leaves out (bench-batch.svg and batch_sweep only).
+  const sweepEngines = Object.fromEntries(batchSizes.filter((size) => size !== batch)
+    .flatMap((size) => Object.keys(wasmModels).map((precision) => batchEngine(precision, size))));
+  const allEngines = { ...engines, ...sweepEngines };
+
+  const passes = Object.fromEntries(Object.keys(allEngines).map((name) => [name, []]));
+  for (let r = 0; r < runs; r++) {
+    for (const [name, [command, args]] of Object.entries(allEngines)) {
+      console.error(`${modelName}, run ${r + 1}/${runs}: ${name}`);
+      const input = command === native ? readFileSync(srcFile) : undefined;
+      passes[name].push(JSON.parse(run(command, args, { input })));
+    }
+  }
+
+  const measured = {};
+  for (const [name, list] of Object.entries(passes)) {
+    const perRun = list.map((p) => {
+      const seconds = p.sentence_ms.reduce((a, b) => a + b, 0) / 1000;
+      return { tokens_per_s: p.target_tokens / seconds, sentences_per_s: sentences / seconds,
+               p50_ms: quantile(p.sentence_ms, 0.5), p95_ms: quantile(p.sentence_ms, 0.95), load_ms: p.load_ms };
+    });
+    const m = (key) => Number(median(perRun.map((x) => x[key])).toFixed(key.endsWith('_ms') ? 2 : 1));
+    measured[name] = {
+      tokens_per_s: m('tokens_per_s'), sentences_per_s: m('sentences_per_s'), p50_ms: m('p50_ms'), p95_ms: m('p95_ms'),
+      load_ms: m('load_ms'), peak_memory_bytes: Math.max(...list.map((p) => p.peak_memory_bytes)),
+      bleu: Number(corpusBleu(list[0].translations, [reference]).score.toFixed(2)),
+      target_tokens: list[0].target_tokens,
+    };
+    const batchSize = /-batch(\d+)$/.exec(name)?.[1];
+    if (batchSize) measured[name].batch = Number(batchSize);
+  }
+  // Load: a first load in a fresh process, LOAD_RUNS times per WebAssembly engine, the median (the
+  // translation passes above load once each, too few for a number this noisy). bench/engine.js starts
+  // the clock with the engine's wasm compiled, for ours (prepareEngine) as for Bergamot; the compile is
+  // engine_compile_ms. onnxruntime-web's first session includes its runtime's start.
+  const loadRuns = options.quick ? 1 : 7;
+  for (const [name, [command, args]] of Object.entries(engines)) {
+    if (command !== node || measured[name].batch || name.endsWith('-beam4')) continue;
+    console.error(`${modelName}, load x${loadRuns}: ${name}`);
+    const loads = Array.from({ length: loadRuns }, () => JSON.parse(run(command, [...args, '--load-only'])));
+    measured[name].load_ms = Number(median(loads.map((l) => l.load_ms)).toFixed(2));
+    measured[name].load_runs = loadRuns;
+    if (name.startsWith('crossattn')) measured[name].engine_compile_ms = Number(median(loads.map((l) => l.engine_compile_ms)).toFixed(2));
+  }
+  const results = Object.fromEntries(Object.keys(engines).map((name) => [name, measured[name]]));
+  const batchSweep = Object.fromEntries(Object.keys(wasmModels).map((precision) => [`crossattn-wasm-${precision}`,
+    batchSizes.map((size) => {
+      const r = measured[`crossattn-wasm-${precision}-batch${size}`];
+      return { batch_size: size, tokens_per_s: r.tokens_per_s, sentences_per_s: r.sentences_per_s, p50_ms_per_call: r.p50_ms };
+    })]));
+  const peer = results['onnxruntime-web'];
+  for (const r of Object.values(results)) {
+    r.ratio_to_onnxruntime_web = Object.fromEntries(
+      ['tokens_per_s', 'sentences_per_s', 'p50_ms', 'p95_ms', 'load_ms', 'peak_memory_bytes']
+        .map((k) => [k, Number((r[k] / peer[k]).toFixed(2))]));
+  }
+  // Does each peer compute our function? Its outputs against ours on the same weights (fp32 peers
+  // against crossattn fp32, int8 peers against crossattn int8).
+  for (const [name, r] of Object.entries(results)) {
+    if (name.startsWith('crossattn')) continue;
+    const ourRow = /q8|int8/.test(name) ? 'crossattn-wasm-int8' : 'crossattn-wasm-fp32';
+    const same = passes[name][0].translations.filter((t, i) => t === passes[ourRow][0].translations[i]).length;
+    r.agreement = { with: ourRow, identical_sentences: same, of: sentences, bleu_minus_ours: Number((r.bleu - results[ourRow].bleu).toFixed(2)) };
+  }
+
+  // --- Latency against source length (bench-latency.svg) ------------------------------------------
+  // Each sentence's median time over runs, then the median per bucket; a bucket of fewer than
+  // MIN_BUCKET_SENTENCES sentences is left out as noise. The native engine reports no source lengths:
+  // it reads the same sentences with the same tokenizer, so crossattn-wasm-fp32's are its.
+  const singleSentenceEngines = Object.keys(results).filter((name) => !results[name].batch);
+  const latencyBySourceLength = Object.fromEntries(singleSentenceEngines.map((name) => {
+    const lengths = passes[name][0].source_tokens ?? passes['crossattn-wasm-fp32'][0].source_tokens;
+    const buckets = new Map();
+    lengths.forEach((length, i) => {
+      const from = Math.floor(length / LENGTH_BUCKET) * LENGTH_BUCKET;
+      if (!buckets.has(from)) buckets.set(from, []);
+      buckets.get(from).push(median(passes[name].map((p) => p.sentence_ms[i])));
+    });
+    return [name, [...buckets].sort(([a], [b]) => a - b).filter(([, ms]) => ms.length >= MIN_BUCKET_SENTENCES)
+      .map(([from, ms]) => ({ from_tokens: from, to_tokens: from + LENGTH_BUCKET - 1, sentences: ms.length,
+                              p50_ms: Number(median(ms).toFixed(2)) }))];
+  }));
+
+  // --- Kernels: this model's products, natively and in WebAssembly (bench/kernels.cc) -------------
+  const kernelArgs = [...(options.quick ? ['--quick'] : []),
+    '--d-model', String(config.dModel), '--d-ff', String(config.dFf), '--vocab', String(config.vocabSize)];
+  const kernels = {
+    native_sse41: JSON.parse(run(path.join(root, 'build/native/bench/crossattn-kernels'), kernelArgs)),
+    // --no-liftoff: V8 runs a wasm function in its baseline compiler until a later call, and the
+    // peak loop is called only a few times; the engine's hot functions are optimized within a sentence.
+    wasm_simd128: JSON.parse(run(node, ['--no-liftoff', path.join(root, 'build/wasm/bench/crossattn-kernels.cjs'), ...kernelArgs])),
+  };
+
+  // --- Bars (issues 3 and 19) -----------------------------------------------------------------------
+  const fp32 = results['crossattn-wasm-fp32'], int8 = results['crossattn-wasm-int8'];
+  const shortlisted = results['crossattn-wasm-int8-shortlist'], fp32Shortlisted = results['crossattn-wasm-fp32-shortlist'];
+  const q8 = results['onnxruntime-web-q8'];
+  const wasmKernels = kernels.wasm_simd128;
+  const encoderShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('encoder_'));
+  const decodeShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('decode_'));
+  const ratio = (a, b) => Number((a / b).toFixed(2));
+  const bars = {
+    fp32_tokens_vs_onnxruntime: { value: fp32.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 },
+    int8_tokens_vs_fp32: { value: ratio(int8.tokens_per_s, fp32.tokens_per_s), bar: 1.5 },
+    int8_bleu_minus_fp32: { value: Number((int8.bleu - fp32.bleu).toFixed(2)), bar: -0.5 },
+    int8_file_vs_fp32_file: { value: Number((weightBytes(int8Model) / weightBytes(fp32Model, true)).toFixed(3)), bar: 0.3, lower_is_better: true },
+    wasm_vs_native_tokens: { value: ratio(fp32.tokens_per_s, results['crossattn-native'].tokens_per_s), bar: 0.6 },
+    encoder_gemm_vs_simd128_peak: { value: Math.min(...encoderShapes.map((s) => s.f32_fraction_of_peak)), bar: 0.7 },
+    // Issue 19, item 3: each batch-1 decode-step product at half its roofline bound or better.
+    decode_int8_gemm_vs_bound: { value: Math.min(...decodeShapes.map((s) => s.int8_fraction_of_bound)), bar: 0.5 },
+    decode_f32_gemm_vs_bound: { value: Math.min(...decodeShapes.map((s) => s.f32_fraction_of_bound)), bar: 0.5 },
+    load_ms: { value: fp32.load_ms, bar: 300, lower_is_better: true },
+    // Issue 19: the peers users pick, on the same weights.
+    int8_tokens_vs_onnxruntime_q8: { value: ratio(int8.tokens_per_s, q8.tokens_per_s), bar: 3 },
+    int8_tokens_vs_bergamot_int8: { value: ratio(int8.tokens_per_s, results['bergamot-wasm-int8'].tokens_per_s), bar: 1.5 },
+    // The int8 file as a user loads it (for a shipped model, its shortlist and lexicon included).
+    int8_load_ms: { value: int8.load_ms, bar: 150, lower_is_better: true },
+    // The lexical shortlist: the same translations, within 0.3 BLEU, and the speed it buys against
+    // onnxruntime-web (Bergamot runs without one: a shortlist on one side only is not the same weights).
+    int8_shortlist_bleu_minus_int8: { value: Number((shortlisted.bleu - int8.bleu).toFixed(2)), bar: -0.3 },
+    int8_shortlist_tokens_vs_onnxruntime_q8: { value: ratio(shortlisted.tokens_per_s, q8.tokens_per_s), bar: 3 },
+    fp32_shortlist_bleu_minus_fp32: { value: Number((fp32Shortlisted.bleu - fp32.bleu).toFixed(2)), bar: -0.3 },
+    fp32_shortlist_tokens_vs_onnxruntime: { value: fp32Shortlisted.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 },
+  };
+  for (const b of Object.values(bars)) b.met = b.lower_is_better ? b.value <= b.bar : b.value >= b.bar;
+
+  const relative = (file) => path.relative(root, file);
+  return {
+    name: modelName, model: relative(given), fp32_model: relative(fp32Model), int8_model: relative(int8Model),
+    int8_given: int8Given,
+    shortlist: ownShortlist ? { from: 'the model file', settings: JSON.parse(ownShortlist) }
+                            : { from: options['shortlist-train'] },
+    config: { encoder_layers: config.encoderLayers, decoder_layers: config.decoderLayers, d_model: config.dModel,
+              n_heads: config.nHeads, d_ff: config.dFf, vocab_size: config.vocabSize },
+    test_set: `${options['test-set']} ${sourceLang}-${targetLang}`, marian_differences: marianDifferences,
+    engines: results, bars, batch_sweep: batchSweep,
+    latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength },
+    kernels,
+  };
+}

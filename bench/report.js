@@ -1,0 +1,86 @@
+// docs/performance.md from the report bench/run.js writes to performance.json: a section per model
+// (its table of engines, batch sizes, bars and kernels), the pictures' file names as `plotFiles`
+// gives them.
+
+const mib = (b) => (b / 2 ** 20).toFixed(0);
+
+/** The pictures of model section `index`: bench-tokens.svg etc. for the first, NAME-bench-tokens.svg for the others. */
+export function plotFile(report, index, file) {
+  return index === 0 ? file : `${report.models[index].name}-${file}`;
+}
+
+/** How the section's model was run: its files, and whether Bergamot computes its function. */
+function modelNotes(section) {
+  const { config: c } = section;
+  return [
+    `${section.model}: ${c.encoder_layers} encoder and ${c.decoder_layers} decoder layers, d_model ${c.d_model}, ${c.n_heads} heads, d_ff ${c.d_ff}, ${c.vocab_size} pieces. ` +
+      (section.int8_given
+        ? `The int8 rows run this file; the fp32 rows and onnxruntime-web run its dequantized weights (${section.fp32_model}, models/dequantize.py), the very numbers the int8 engine multiplies by.`
+        : `The int8 rows run ${section.int8_model} (models/quantize.py).`),
+    'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. ' +
+      (section.marian_differences.length === 0
+        ? 'This model follows native Marian\'s conventions (post-norm, Marian\'s sinusoids, a zero vector as the decoder\'s first input, layer-norm epsilon 1e-6: docs/bergamot.md), so Bergamot computes the same function as ours: its float32 outputs differ from ours only where float rounding flips a close choice, its int8 ones also by its own quantization (intgemm, one scale per matrix).'
+        : `On this model Marian computes a different function (${section.marian_differences.join('; ')}: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes and weights, not the same translations.`),
+    section.shortlist.settings
+      ? `The shortlist rows use the model file's own lexical shortlist (${section.shortlist.settings.frequent} most frequent target pieces plus the ${section.shortlist.settings.per_source} likeliest per source piece: its card), as the library does by default; the other rows score all ${c.vocab_size} pieces.`
+      : `The shortlist rows are the same models with a lexical shortlist of their output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${section.shortlist.from}): each sentence scores its candidates only (docs/model-format.md).`,
+  ];
+}
+
+/** One model's section of performance.md. */
+function modelSection(report, index) {
+  const section = report.models[index];
+  const { engines: results, batch_sweep: batchSweep, bars, kernels } = section;
+  const int8 = results['crossattn-wasm-int8'], wasmKernels = kernels.wasm_simd128;
+  const batchSizes = batchSweep['crossattn-wasm-fp32'].map((s) => s.batch_size);
+  const batchRow = Object.values(results).find((r) => r.batch);
+  const plot = (file) => plotFile(report, index, file);
+  return [
+    `## ${section.name}`, '',
+    `${report.sentences} sentences of ${section.test_set}, greedy (the beam4 row: beam search, 4 hypotheses), one thread; medians of ${report.runs} run(s), each engine in its own process.`,
+    ...modelNotes(section), '',
+    '| engine | tokens/s | sentences/s | p50 ms | p95 ms | load ms | peak memory MiB | BLEU | tokens/s vs onnxruntime-web | outputs identical to ours |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...Object.entries(results).map(([name, r]) =>
+      `| ${name} | ${r.tokens_per_s} | ${r.sentences_per_s} | ${r.p50_ms} | ${r.p95_ms} | ${r.load_ms.toFixed(0)} | ${mib(r.peak_memory_bytes)} | ${r.bleu} | ${r.ratio_to_onnxruntime_web.tokens_per_s}x | ${r.agreement ? `${r.agreement.identical_sentences}/${r.agreement.of} (${r.agreement.with.slice(15)})` : ''} |`),
+    '', `Batch rows: \`translateBatch\` with ${batchRow.batch} sentences per call; their p50/p95 are per call (batch).`,
+    'The beam4 row decodes 4 hypotheses per sentence in one batched decoder call per step; its ratio is against greedy onnxruntime-web.',
+    `Load ms of the WebAssembly engines: the median of ${int8.load_runs} first loads, each in a fresh process, from the model file on disk to a translator ready, with the engine's wasm compiled before the clock starts (ours by prepareEngine, in ${int8.engine_compile_ms} ms, which includes its warm-up of the load path, bindings/warm_up.cc; Bergamot's compiled likewise); onnxruntime-web's includes its runtime's start. The native rows read the file from the page cache.`, '',
+    `![Target tokens/s by engine, ${section.name}](${plot('bench-tokens.svg')})`, '',
+    `![Latency against source length, ${section.name}: the median per ${section.latency_by_source_length.bucket_tokens}-token bucket, one line per single-sentence engine](${plot('bench-latency.svg')})`, '',
+    '### Batch sizes', '',
+    `\`translateBatch\` over the same ${report.sentences} sentences with ${new Intl.ListFormat('en').format(batchSizes.map(String))} sentences per call; p50 ms is per call.`, '',
+    '| batch size | fp32 tokens/s | int8 tokens/s | fp32 p50 ms | int8 p50 ms |', '| ---: | ---: | ---: | ---: | ---: |',
+    ...batchSizes.map((size, i) => {
+      const [f, q] = [batchSweep['crossattn-wasm-fp32'][i], batchSweep['crossattn-wasm-int8'][i]];
+      return `| ${size} | ${f.tokens_per_s} | ${q.tokens_per_s} | ${f.p50_ms_per_call} | ${q.p50_ms_per_call} |`;
+    }),
+    '', `![Target tokens/s against batch size, fp32 and int8, ${section.name}](${plot('bench-batch.svg')})`, '',
+    '### Bars (issues 3 and 19)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
+    ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
+    '', `### Kernels (bench/kernels.cc, ${section.name}'s shapes)`, '',
+    `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it; "of peak" is wasm fp32 over that peak.`,
+    'Roofline (wasm): each product against its bound, max(operations / compute peak, weight bytes / read bandwidth), with the int8 compute peak of i32x4.dot_i16x8_s chains and the read bandwidth over a buffer of the shape\'s weight bytes, all measured right before it; "of bound" is the time the bound allows over the time taken (1 is the limit; above 1 is noise of this shared machine), and the bound that applies is named.', '',
+    '| shape | M x K x N | wasm fp32 GFLOP/s | of peak | fp32 of bound | wasm int8 GOP/s | int8 dot peak GOP/s | int8 of bound | read GB/s fp32 / int8 weights | wasm Eigen GFLOP/s | native fp32 | native int8 | native Eigen |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...wasmKernels.shapes.map((s, i) => {
+      const n = kernels.native_sse41.shapes[i];
+      return `| ${s.name} | ${s.m} x ${s.k} x ${s.n} | ${s.f32_gflops} | ${s.f32_fraction_of_peak} | ${s.f32_fraction_of_bound} (${s.f32_bound}) | ${s.int8_gops} | ${s.dot_peak_gops} | ${s.int8_fraction_of_bound} (${s.int8_bound}) | ${s.f32_read_gbps} / ${s.int8_read_gbps} | ${s.eigen_gflops} | ${n.f32_gflops} | ${n.int8_gops} | ${n.eigen_gflops} |`;
+    }),
+    '',
+  ];
+}
+
+/** The whole of performance.md. */
+export function performanceMarkdown(report) {
+  return [
+    '# Performance', '',
+    `Generated by \`${report.command}\` (bench/run.js) on ${report.date.slice(0, 10)}: ${report.machine}.`,
+    `Models: ${report.models.map((m) => m.name).join(', ')}, each with every engine on the same weights and sentences.`,
+    'The machine is shared and noisy: compare the ratios within this run, not absolute numbers across runs.',
+    'onnxruntime-web gets source ids from Python\'s SentencePiece (tokenization is outside its timings; inside ours).',
+    'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
+    'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
+    ...report.models.flatMap((_, index) => modelSection(report, index)),
+  ].join('\n');
+}
