@@ -339,8 +339,7 @@ Translation Translator::align(const std::string& source, const std::string& targ
   model_->decode(state, inputs, logits, attention ? r.cross_attention.data() : nullptr,
                  options.residual ? r.residual.data() : nullptr);
   for (int t = 0; t < t_len; ++t) {
-    int best = 0;
-    r.token_log_probs.push_back(logits(t, r.target_ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size, &best));
+    r.token_log_probs.push_back(logits(t, r.target_ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size));
     r.log_prob += r.token_log_probs.back();
   }
   add_confidence(r);

@@ -175,8 +175,7 @@ void BeamSearch::propose(Sentence& s, float* logits, int n) {
   const std::vector<int>* ids = shortlist_ ? &shortlist_->ids : nullptr;  // ascending
   candidates_.clear();
   for (size_t b = 0; b < s.live.size(); ++b, logits += n) {
-    int best = 0;
-    const float log_z = log_sum_exp(logits, n, &best);
+    const float log_z = log_sum_exp(logits, n);
     for (const auto& constraint : constraints_) {
       banned_.clear();
       const int history = s.tail(s.live[b].node, constraint->history(), tail_);

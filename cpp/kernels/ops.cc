@@ -105,9 +105,11 @@ void softmax(float* x, int n) {
 
 float log_sum_exp(const float* x, int n, int* argmax) {
   const float m = max_of(x, n);
-  int best = 0;
-  while (x[best] != m) ++best;
-  *argmax = best;
+  if (argmax != nullptr) {
+    int best = 0;
+    while (x[best] != m) ++best;
+    *argmax = best;
+  }
   const f32x4 vm = simd::splat(m);
   f32x4 acc = simd::splat(0.0f);
   int i = 0;

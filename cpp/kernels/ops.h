@@ -30,8 +30,8 @@ void axpy(float alpha, const float* x, float* y, int n);
 void add(const float* x, float* y, int n);
 
 /// log of sum_i exp(x[i]) over n elements, computed stably; with the index of the largest element
-/// in *argmax (the first one on ties).
-float log_sum_exp(const float* x, int n, int* argmax);
+/// in *argmax (the first one on ties) when argmax is not null.
+float log_sum_exp(const float* x, int n, int* argmax = nullptr);
 
 /// The indices of the k largest of x[0, n) into top[0, count), largest first, the earlier index
 /// first on ties, -inf never; returns count (k, or fewer when fewer than k elements are above -inf).

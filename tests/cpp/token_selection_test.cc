@@ -78,6 +78,7 @@ TEST(LogSumExp, EqualsADoubleSumWithAndWithoutAShortlistsInfinities) {
       EXPECT_NEAR(log_sum_exp(row->data(), v, &argmax), m + std::log(total), 1e-5) << "v " << v;
       EXPECT_EQ((*row)[argmax], m);
       EXPECT_EQ(std::find(row->begin(), row->end(), m) - row->begin(), argmax);
+      EXPECT_EQ(log_sum_exp(row->data(), v), log_sum_exp(row->data(), v, &argmax)) << "without argmax, v " << v;
     }
   }
 }
