@@ -36,7 +36,7 @@ using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 // The fastest, not the median, because this host is shared: another tenant's work only ever adds
 // time, and it adds more to a product that streams its weights through the caches than to the
 // register-only peak loops, so medians understate the products against their bounds. One product
-// timed in one process both ways (decode shapes, wasm, this session's notes): medians of 0.1 s batches
+// timed in one process both ways (general-en-de's decode shapes, wasm, 2026-11-26): medians of 0.1 s batches
 // 26-38 GOP/s, the fastest of short batches 39-53 GOP/s; the peak loop's two agree within a few percent.
 template <typename Fn>
 double seconds_per_call(Fn&& fn, double min_s, int reps) {

@@ -47,7 +47,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
 /** Each single-sentence engine's latency: the median per LENGTH_BUCKET source tokens (pieces plus eos). */
-export const LENGTH_BUCKET = 5, MIN_BUCKET_SENTENCES = 5;
+const LENGTH_BUCKET = 5, MIN_BUCKET_SENTENCES = 5;
 
 /**
  * Benchmarks one model (see the top of this file) and returns its section of performance.json:
