@@ -59,7 +59,7 @@ function modelSection(report, index) {
     '### Bars (issues 3 and 19)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
     ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
     '', `### Kernels (bench/kernels.cc, ${section.name}'s shapes)`, '',
-    `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it; "of peak" is wasm fp32 over that peak.`,
+    `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it, and each figure is the best of 3 rounds through all shapes; "of peak" is wasm fp32 over that peak.`,
     'Roofline (wasm): each product against its bound, max(operations / compute peak, weight bytes / read bandwidth), with the int8 compute peak of i32x4.dot_i16x8_s chains and the read bandwidth over a buffer of the shape\'s weight bytes, all measured right before it; "of bound" is the time the bound allows over the time taken (1 is the limit; above 1 is noise of this shared machine), and the bound that applies is named.', '',
     '| shape | M x K x N | wasm fp32 GFLOP/s | of peak | fp32 of bound | wasm int8 GOP/s | int8 dot peak GOP/s | int8 of bound | read GB/s fp32 / int8 weights | wasm Eigen GFLOP/s | native fp32 | native int8 | native Eigen |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
