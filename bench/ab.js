@@ -7,19 +7,21 @@
 //   cp dist/crossattn.wasm build/base.wasm      # before the change
 //   ... change, rebuild (bash tools/dev.sh build, or the crossattn-wasm target) ...
 //   node bench/ab.js --base build/base.wasm --test dist/crossattn.wasm --model FILE --src FILE \
-//       [--passes 2] [--beam-size 1] [--limit N]
+//       [--passes 2] [--beam-size 1] [--limit N] [--no-shortlist]
 //
 // Both builds run under dist/'s JavaScript glue, so they must export the same Embind interface
 // (a change to bindings/embind.cc needs the glue of each build). Prints one JSON object: each
 // build's total ms over all passes and target tokens/s, test_speed_vs_base (base ms / test ms, above 1
 // when the test build is faster), and identical: translations of the first pass that are the same.
+// --no-shortlist scores the whole output layer where the model file has a lexical shortlist (as
+// npm run bench's rows without "shortlist" in their name do).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: { base: { type: 'string' }, test: { type: 'string' }, model: { type: 'string' }, src: { type: 'string' },
              passes: { type: 'string', default: '2' }, 'beam-size': { type: 'string', default: '1' },
-             limit: { type: 'string' } },
+             limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false } },
 });
 for (const name of ['base', 'test', 'model', 'src']) {
   if (!values[name]) {
@@ -36,7 +38,7 @@ for (const name of ['base', 'test']) {
   const wasm = await prepareEngine(readFileSync(values[name]));
   builds[name] = { translator: await Translator.load(modelBytes, { wasm }), ms: 0, tokens: 0, texts: [] };
 }
-const options = { attention: false, beamSize: Number(values['beam-size']) };
+const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
 const passes = Number(values.passes);
 for (let pass = 0; pass < passes; ++pass) {
   for (const [i, line] of lines.entries()) {
