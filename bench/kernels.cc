@@ -244,6 +244,6 @@ int main(int argc, char** argv) {
                 int8_compute_s >= int8_memory_s ? "compute" : "memory", std::max(int8_compute_s, int8_memory_s) / t.int8);
   }
   std::sort(peaks.begin(), peaks.end());
-  std::printf("\n  ],\n  \"simd128_peak_gflops\": %.2f\n}\n", peaks[peaks.size() / 2]);
+  std::printf("\n  ],\n  \"simd128_peak_gflops\": %.2f,\n  \"rounds\": %d\n}\n", peaks[peaks.size() / 2], rounds);
   return 0;
 }
