@@ -11,7 +11,16 @@
 // threads (natively), each shape's int8 product is timed on 2 threads too (kernels/parallel.h; null
 // elsewhere).
 //
-//   kernels [--quick] [--d-model D] [--d-ff F] [--vocab V]   (defaults 256, 512, 8000)
+// Each shape runs alone, so its weights stay in whichever cache holds them between calls. A decode
+// step does not: it streams every decoder layer's weights and the output layer's once per token, more
+// than an L2 holds. So the whole step is measured too ("decode_step"): the products of one target
+// token at batch 1 in the decoder's order, each layer with its own weights, against its roofline
+// bound with the read bandwidth over a buffer of the whole step's weight bytes. Issue 19's goal is
+// this step at half its bound or better; 1 / its bound is the most tokens/s any engine can decode on
+// this machine with these dimensions and the whole output layer, one token at a time.
+//
+//   kernels [--quick] [--d-model D] [--d-ff F] [--vocab V] [--decoder-layers L]
+//           (defaults 256, 512, 8000, 6)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -151,6 +160,19 @@ struct Timing {
   double f32 = INFINITY, int8 = INFINITY, int8_two = INFINITY, eigen = INFINITY;
 };
 
+// Symmetric per-row int8 quantization of w [n, k] (as models/quantize.py does): wq and scale [n].
+void quantize(const std::vector<float>& w, int n, int k, std::vector<int8_t>& wq, std::vector<float>& scale) {
+  wq.resize(w.size());
+  scale.resize(n);
+  for (int j = 0; j < n; ++j) {
+    const float* row = w.data() + static_cast<size_t>(j) * k;
+    float amax = 0;
+    for (int i = 0; i < k; ++i) amax = std::max(amax, std::fabs(row[i]));
+    scale[j] = amax / 127.0f;
+    for (int i = 0; i < k; ++i) wq[static_cast<size_t>(j) * k + i] = static_cast<int8_t>(std::lround(row[i] / scale[j]));
+  }
+}
+
 // Measures shape s once (each figure the fastest of `batches` batches) and keeps the better of
 // this and `best`'s figures. Its weights and inputs are drawn from `seed`, the same every round.
 void measure(const Shape& s, unsigned seed, double min_s, int batches, Timing& best) {
@@ -160,14 +182,9 @@ void measure(const Shape& s, unsigned seed, double min_s, int batches, Timing& b
   std::vector<float> y(static_cast<size_t>(s.m) * s.n);
   for (float& v : w) v = normal(rng);
   for (float& v : x) v = normal(rng) * 20.0f;
-  std::vector<int8_t> wq(w.size());
-  std::vector<float> scale(s.n);
-  for (int j = 0; j < s.n; ++j) {
-    float amax = 0;
-    for (int k = 0; k < s.k; ++k) amax = std::max(amax, std::fabs(w[static_cast<size_t>(j) * s.k + k]));
-    scale[j] = amax / 127.0f;
-    for (int k = 0; k < s.k; ++k) wq[static_cast<size_t>(j) * s.k + k] = static_cast<int8_t>(std::lround(w[static_cast<size_t>(j) * s.k + k] / scale[j]));
-  }
+  std::vector<int8_t> wq;
+  std::vector<float> scale;
+  quantize(w, s.n, s.k, wq, scale);
   const auto f32 = crossattn::PackedLinear::from_f32(w.data(), s.n, s.k, bias.data());
   const auto i8 = crossattn::PackedLinear::from_int8(wq.data(), scale.data(), s.n, s.k, bias.data());
   const Matrix ew = Eigen::Map<Matrix>(w.data(), s.n, s.k).transpose(), ex = Eigen::Map<Matrix>(x.data(), s.m, s.k);
@@ -186,20 +203,80 @@ void measure(const Shape& s, unsigned seed, double min_s, int batches, Timing& b
   fastest(best.eigen, [&] { ey.noalias() = ex * ew; });
 }
 
+// One target token's products at batch 1, in the decoder's order: in each layer self-attention's
+// fused Q, K, V [D -> 3D] and its output [D -> D], cross-attention's query and output [D -> D]
+// (its keys and values are computed once per sentence, not per token), the feed-forward block's
+// [D -> F] and [F -> D]; then the output layer [D -> V]. Each product has its own weights. The
+// feed-forward block's second product gets a dense input here (the engine skips the zeros of a
+// ReLU's output, InputZeros::kSkip), so every product reads all its weights, as the bound counts.
+class DecodeStep {
+ public:
+  DecodeStep(int d_model, int d_ff, int vocab, int layers) {
+    std::mt19937 rng(1000);
+    std::normal_distribution<float> normal(0.0f, 0.05f);
+    const auto add = [&](int n, int k) {
+      std::vector<float> w(static_cast<size_t>(n) * k), bias(n, 0.0f);
+      for (float& v : w) v = normal(rng);
+      std::vector<int8_t> wq;
+      std::vector<float> scale;
+      quantize(w, n, k, wq, scale);
+      f32_.push_back(crossattn::PackedLinear::from_f32(w.data(), n, k, bias.data()));
+      int8_.push_back(crossattn::PackedLinear::from_int8(wq.data(), scale.data(), n, k, bias.data()));
+      weights_ += static_cast<double>(n) * k;
+      y_.resize(std::max(y_.size(), static_cast<size_t>(n)));
+    };
+    for (int layer = 0; layer < layers; ++layer) {
+      add(3 * d_model, d_model);                      // self-attention Q, K, V
+      add(d_model, d_model);                          // self-attention output
+      add(d_model, d_model);                          // cross-attention query
+      add(d_model, d_model);                          // cross-attention output
+      add(d_ff, d_model);                             // feed-forward in
+      add(d_model, d_ff);                             // feed-forward out
+    }
+    add(vocab, d_model);                              // output layer
+    x_.resize(std::max(d_model, d_ff));
+    for (float& v : x_) v = normal(rng) * 20.0f;
+  }
+
+  /// The step's products, fp32 or int8 weights, each y [1, out] = x [1, in] W^T + b.
+  void run(bool int8) {
+    for (const auto& p : int8 ? int8_ : f32_) p.apply(x_.data(), 1, p.in(), y_.data(), p.out(), crossattn::Epilogue::kStore);
+  }
+  /// Weights multiplied per step (the step's multiply-adds), a count.
+  double weights() const { return weights_; }
+
+ private:
+  std::vector<crossattn::PackedLinear> f32_, int8_;
+  std::vector<float> x_, y_;
+  double weights_ = 0;
+};
+
+// Measures the step once, as measure() does a shape (limits right before it, over a buffer of the
+// whole step's weights), and keeps the better figures in `best` (its f32, int8, limits).
+void measure_step(DecodeStep& step, double min_s, int batches, Timing& best) {
+  best.peak = std::max(best.peak, simd_peak_gflops(min_s, batches));
+  best.dot_peak = std::max(best.dot_peak, dot_peak_gops(min_s, batches));
+  best.f32_read = std::max(best.f32_read, read_gbps(static_cast<size_t>(4 * step.weights()), min_s, batches));
+  best.int8_read = std::max(best.int8_read, read_gbps(static_cast<size_t>(step.weights()), min_s, batches));
+  best.f32 = std::min(best.f32, seconds_per_call([&] { step.run(false); }, min_s, batches));
+  best.int8 = std::min(best.int8, seconds_per_call([&] { step.run(true); }, min_s, batches));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
-  int d_model = 256, d_ff = 512, vocab = 8000;
+  int d_model = 256, d_ff = 512, vocab = 8000, decoder_layers = 6;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    int* value = arg == "--d-model" ? &d_model : arg == "--d-ff" ? &d_ff : arg == "--vocab" ? &vocab : nullptr;
+    int* value = arg == "--d-model" ? &d_model : arg == "--d-ff" ? &d_ff : arg == "--vocab" ? &vocab
+               : arg == "--decoder-layers" ? &decoder_layers : nullptr;
     if (arg == "--quick") {
       quick = true;
     } else if (value != nullptr && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
       *value = std::atoi(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: kernels [--quick] [--d-model D] [--d-ff F] [--vocab V]\n");
+      std::fprintf(stderr, "usage: kernels [--quick] [--d-model D] [--d-ff F] [--vocab V] [--decoder-layers L]\n");
       return 2;
     }
   }
@@ -219,8 +296,11 @@ int main(int argc, char** argv) {
       {"encoder_ffn2", 20, d_ff, d_model}, {"batch8_logits", 8, d_model, vocab}, {"cold16mb", 1, 512, 8000}, {"cold32mb", 1, 1024, 8000},
   };
   std::vector<Timing> best(shapes.size());
+  DecodeStep step(d_model, d_ff, vocab, decoder_layers);
+  Timing step_best;
   for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < shapes.size(); ++i) measure(shapes[i], 1 + static_cast<unsigned>(i), min_s, batches, best[i]);
+    measure_step(step, min_s, batches, step_best);
   }
   std::vector<double> peaks;
   std::printf("{\n  \"shapes\": [\n");
@@ -244,6 +324,18 @@ int main(int argc, char** argv) {
                 int8_compute_s >= int8_memory_s ? "compute" : "memory", std::max(int8_compute_s, int8_memory_s) / t.int8);
   }
   std::sort(peaks.begin(), peaks.end());
-  std::printf("\n  ],\n  \"simd128_peak_gflops\": %.2f,\n  \"rounds\": %d\n}\n", peaks[peaks.size() / 2], rounds);
+  const Timing& t = step_best;
+  const double ops = 2.0 * step.weights();  // one multiply-add per weight
+  const double f32_compute_s = ops / (t.peak * 1e9), f32_memory_s = 4.0 * step.weights() / (t.f32_read * 1e9);
+  const double int8_compute_s = ops / (t.dot_peak * 1e9), int8_memory_s = step.weights() / (t.int8_read * 1e9);
+  const double f32_bound_s = std::max(f32_compute_s, f32_memory_s), int8_bound_s = std::max(int8_compute_s, int8_memory_s);
+  std::printf("\n  ],\n  \"decode_step\": {\"decoder_layers\": %d, \"weights\": %.0f, \"f32_ms\": %.4f, \"int8_ms\": %.4f, "
+              "\"simd128_peak_gflops\": %.2f, \"dot_peak_gops\": %.2f, \"f32_read_gbps\": %.2f, \"int8_read_gbps\": %.2f, "
+              "\"f32_bound\": \"%s\", \"f32_bound_ms\": %.4f, \"f32_fraction_of_bound\": %.2f, "
+              "\"int8_bound\": \"%s\", \"int8_bound_ms\": %.4f, \"int8_fraction_of_bound\": %.2f},\n",
+              decoder_layers, step.weights(), t.f32 * 1e3, t.int8 * 1e3, t.peak, t.dot_peak, t.f32_read, t.int8_read,
+              f32_compute_s >= f32_memory_s ? "compute" : "memory", f32_bound_s * 1e3, f32_bound_s / t.f32,
+              int8_compute_s >= int8_memory_s ? "compute" : "memory", int8_bound_s * 1e3, int8_bound_s / t.int8);
+  std::printf("  \"simd128_peak_gflops\": %.2f,\n  \"rounds\": %d\n}\n", peaks[peaks.size() / 2], rounds);
   return 0;
 }

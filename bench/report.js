@@ -27,6 +27,25 @@ function modelNotes(section) {
   ];
 }
 
+/**
+ * The decode step against its bound (bench/kernels.cc), and what that bound allows: the section's
+ * `ceiling` tokens/s and, for each bar with a `ceiling`, the highest ratio it allows against the peer.
+ */
+function ceilingNotes(section) {
+  const { decode_step: step } = section.kernels.wasm_simd128;
+  const notes = [
+    `Decode step (wasm, bench/kernels.cc): the products of one target token at batch 1 through ${step.decoder_layers} decoder layers and the whole output layer, ${(step.weights / 1e6).toFixed(2)} M weights, each layer with its own, streamed as a translation streams them. ` +
+      `fp32 ${step.f32_ms.toFixed(3)} ms against a bound of ${step.f32_bound_ms.toFixed(3)} ms (${step.f32_bound}: ${step.f32_read_gbps} GB/s over ${(4 * step.weights / 2 ** 20).toFixed(1)} MiB), ${step.f32_fraction_of_bound} of it; ` +
+      `int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it.`,
+    `Ceiling: at that bound, greedy decoding one sentence at a time with the whole output layer passes neither ${section.ceiling.fp32_tokens_per_s} tokens/s in fp32 nor ${section.ceiling.int8_tokens_per_s} in int8 on this machine, even with encoding, attention and the second feed-forward matrices free (a measured bound can be beaten by a few percent).`,
+  ];
+  for (const [name, b] of Object.entries(section.bars)) {
+    if (b.ceiling === undefined) continue;
+    notes.push(`${name}: the ceiling is ${b.ceiling}x the same peer${b.ceiling < b.bar ? `, below the bar of ${b.bar}: no engine meets that bar here without a shortlist` : ''}.`);
+  }
+  return notes.flatMap((n) => [n, '']).slice(0, -1);
+}
+
 /** One model's section of performance.md. */
 function modelSection(report, index) {
   const section = report.models[index];
@@ -58,7 +77,7 @@ function modelSection(report, index) {
     '', `![Target tokens/s against batch size, fp32 and int8, ${section.name}](${plot('bench-batch.svg')})`, '',
     '### Bars (issues 3 and 19)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
     ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
-    '', `### Kernels (bench/kernels.cc, ${section.name}'s shapes)`, '',
+    '', ...ceilingNotes(section), '', `### Kernels (bench/kernels.cc, ${section.name}'s shapes)`, '',
     `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it, and each figure is the best of ${wasmKernels.rounds} round(s) through all shapes; "of peak" is wasm fp32 over that peak.`,
     'Roofline (wasm): each product against its bound, max(operations / compute peak, weight bytes / read bandwidth), with the int8 compute peak of i32x4.dot_i16x8_s chains and the read bandwidth over a buffer of the shape\'s weight bytes, all measured right before it; "of bound" is the time the bound allows over the time taken (1 is the limit; above 1 is noise of this shared machine), and the bound that applies is named.', '',
     '| shape | M x K x N | wasm fp32 GFLOP/s | of peak | fp32 of bound | wasm int8 GOP/s | int8 dot peak GOP/s | int8 of bound | read GB/s fp32 / int8 weights | wasm Eigen GFLOP/s | native fp32 | native int8 | native Eigen |',
