@@ -7,20 +7,21 @@
 //   cp dist/crossattn.wasm build/base.wasm      # before the change
 //   ... change, rebuild (bash tools/dev.sh build, or the crossattn-wasm target) ...
 //   node bench/ab.js --base build/base.wasm --test dist/crossattn.wasm --model FILE --src FILE \
-//       [--passes 2] [--beam-size 1] [--limit N] [--no-shortlist]
+//       [--test-model FILE] [--passes 2] [--beam-size 1] [--limit N] [--no-shortlist]
 //
 // Both builds run under dist/'s JavaScript glue, so they must export the same Embind interface
 // (a change to bindings/embind.cc needs the glue of each build). Prints one JSON object: each
 // build's total ms over all passes and target tokens/s, test_speed_vs_base (base ms / test ms, above 1
 // when the test build is faster), and identical: translations of the first pass that are the same.
 // --no-shortlist scores the whole output layer where the model file has a lexical shortlist (as
-// npm run bench's rows without "shortlist" in their name do).
+// npm run bench's rows without "shortlist" in their name do). --test-model gives the test build its
+// own file of the same model, for a change that goes with the file's layout (models/quantize.py).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: { base: { type: 'string' }, test: { type: 'string' }, model: { type: 'string' }, src: { type: 'string' },
-             passes: { type: 'string', default: '2' }, 'beam-size': { type: 'string', default: '1' },
+             'test-model': { type: 'string' }, passes: { type: 'string', default: '2' }, 'beam-size': { type: 'string', default: '1' },
              limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false } },
 });
 for (const name of ['base', 'test', 'model', 'src']) {
@@ -32,11 +33,11 @@ for (const name of ['base', 'test', 'model', 'src']) {
 const { Translator, prepareEngine } = await import('../dist/index.js');
 let lines = readFileSync(values.src, 'utf8').split('\n').filter((l) => l.trim());
 if (values.limit) lines = lines.slice(0, Number(values.limit));
-const modelBytes = readFileSync(values.model);
+const models = { base: values.model, test: values['test-model'] ?? values.model };
 const builds = {};
 for (const name of ['base', 'test']) {
   const wasm = await prepareEngine(readFileSync(values[name]));
-  builds[name] = { translator: await Translator.load(modelBytes, { wasm }), ms: 0, tokens: 0, texts: [] };
+  builds[name] = { translator: await Translator.load(readFileSync(models[name]), { wasm }), ms: 0, tokens: 0, texts: [] };
 }
 const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
 const passes = Number(values.passes);
@@ -54,7 +55,7 @@ for (let pass = 0; pass < passes; ++pass) {
 }
 const summary = (b) => ({ ms: Number(b.ms.toFixed(1)), tokens_per_s: Number((b.tokens / b.ms * 1000).toFixed(1)) });
 console.log(JSON.stringify({
-  model: values.model, sentences: lines.length, passes,
+  model: values.model, test_model: models.test, sentences: lines.length, passes,
   base: summary(builds.base), test: summary(builds.test),
   test_speed_vs_base: Number((builds.base.ms / builds.test.ms).toFixed(3)),
   identical: builds.base.texts.filter((t, i) => t === builds.test.texts[i]).length,
