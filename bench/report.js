@@ -37,7 +37,7 @@ function ceilingNotes(section) {
     `Decode step (wasm, bench/kernels.cc): the products of one target token at batch 1 through ${step.decoder_layers} decoder layers and the whole output layer, ${(step.weights / 1e6).toFixed(2)} M weights, each layer with its own, streamed as a translation streams them. ` +
       `fp32 ${step.f32_ms.toFixed(3)} ms against a bound of ${step.f32_bound_ms.toFixed(3)} ms (${step.f32_bound}: ${step.f32_read_gbps} GB/s over ${(4 * step.weights / 2 ** 20).toFixed(1)} MiB), ${step.f32_fraction_of_bound} of it; ` +
       `int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it.`,
-    `Ceiling: at that bound, greedy decoding one sentence at a time with the whole output layer passes neither ${section.ceiling.fp32_tokens_per_s} tokens/s in fp32 nor ${section.ceiling.int8_tokens_per_s} in int8 on this machine, even with encoding, attention and the second feed-forward matrices free (a measured bound can be beaten by a few percent).`,
+    `Ceiling: greedy decoding one sentence at a time with the whole output layer passes neither ${section.ceiling.fp32_tokens_per_s} tokens/s in fp32 nor ${section.ceiling.int8_tokens_per_s} in int8 on this machine: these sentences' ${section.ceiling.target_tokens} target tokens each take at least the step's bound (or the step's time, where shorter), their ${section.ceiling.source_tokens} source tokens the encoder's and cross-attention's key and value products at the fastest rate measured here, even with the second feed-forward matrices, attention and the rest free.`,
   ];
   for (const [name, b] of Object.entries(section.bars)) {
     if (b.ceiling === undefined) continue;
