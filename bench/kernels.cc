@@ -16,8 +16,8 @@
 // than an L2 holds. So the whole step is measured too ("decode_step"): the products of one target
 // token at batch 1 in the decoder's order, each layer with its own weights, against its roofline
 // bound with the read bandwidth over a buffer of the whole step's weight bytes. Issue 19's goal is
-// this step at half its bound or better; 1 / its bound is the most tokens/s any engine can decode on
-// this machine with these dimensions and the whole output layer, one token at a time.
+// this step at half its bound or better; npm run bench (bench/model.js) also turns the bound into a
+// ceiling on the tokens/s of decoding one token at a time with the whole output layer.
 //
 //   kernels [--quick] [--d-model D] [--d-ff F] [--vocab V] [--decoder-layers L]
 //           (defaults 256, 512, 8000, 6)

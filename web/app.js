@@ -13,8 +13,8 @@ import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 
 // The catalog names the int8 model of each direction: the same BLEU as fp32, half the download,
-// 1.65-2.4x as fast by host (int8_tokens_vs_fp32 in docs/performance.md: 2.2-2.4 on an AMD EPYC,
-// 1.65-1.74 on an Intel Xeon).
+// 1.64-2.4x as fast by host and run (int8_tokens_vs_fp32 in docs/performance.md: 2.2-2.4 on an AMD
+// EPYC, 1.64-1.95 on an Intel Xeon).
 const CATALOG_URL = new URL('../models/catalog.json', import.meta.url);
 // The text the page starts with, in each source language.
 const EXAMPLES = {
