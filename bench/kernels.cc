@@ -173,6 +173,26 @@ void quantize(const std::vector<float>& w, int n, int k, std::vector<int8_t>& wq
   }
 }
 
+// Measures the machine's limits for a product with `weights` weights (fp32 peak, int8 dot peak, read
+// bandwidth over its fp32 and its int8 bytes) and keeps the highest in `best`.
+void measure_limits(size_t weights, double min_s, int batches, Timing& best) {
+  best.peak = std::max(best.peak, simd_peak_gflops(min_s, batches));
+  best.dot_peak = std::max(best.dot_peak, dot_peak_gops(min_s, batches));
+  best.f32_read = std::max(best.f32_read, read_gbps(weights * sizeof(float), min_s, batches));
+  best.int8_read = std::max(best.int8_read, read_gbps(weights, min_s, batches));
+}
+
+// Roofline (Williams et al. 2009) of `ops` operations on `bytes` of weights at `peak` GOP/s and
+// `read` GB/s: the time the bound allows, in seconds, and which bound it is (the larger time).
+struct Bound {
+  double seconds;
+  const char* kind;
+};
+Bound roofline(double ops, double bytes, double peak, double read) {
+  const double compute_s = ops / (peak * 1e9), memory_s = bytes / (read * 1e9);
+  return compute_s >= memory_s ? Bound{compute_s, "compute"} : Bound{memory_s, "memory"};
+}
+
 // Measures shape s once (each figure the fastest of `batches` batches) and keeps the better of
 // this and `best`'s figures. Its weights and inputs are drawn from `seed`, the same every round.
 void measure(const Shape& s, unsigned seed, double min_s, int batches, Timing& best) {
@@ -189,10 +209,7 @@ void measure(const Shape& s, unsigned seed, double min_s, int batches, Timing& b
   const auto i8 = crossattn::PackedLinear::from_int8(wq.data(), scale.data(), s.n, s.k, bias.data());
   const Matrix ew = Eigen::Map<Matrix>(w.data(), s.n, s.k).transpose(), ex = Eigen::Map<Matrix>(x.data(), s.m, s.k);
   Matrix ey(s.m, s.n);
-  best.peak = std::max(best.peak, simd_peak_gflops(min_s, batches));
-  best.dot_peak = std::max(best.dot_peak, dot_peak_gops(min_s, batches));
-  best.f32_read = std::max(best.f32_read, read_gbps(w.size() * sizeof(float), min_s, batches));
-  best.int8_read = std::max(best.int8_read, read_gbps(wq.size(), min_s, batches));
+  measure_limits(w.size(), min_s, batches, best);
   const auto fastest = [&](double& kept, auto&& fn) { kept = std::min(kept, seconds_per_call(fn, min_s, batches)); };
   fastest(best.f32, [&] { f32.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); });
   fastest(best.int8, [&] { i8.apply(x.data(), s.m, s.k, y.data(), s.n, crossattn::Epilogue::kStore); });
@@ -254,10 +271,7 @@ class DecodeStep {
 // Measures the step once, as measure() does a shape (limits right before it, over a buffer of the
 // whole step's weights), and keeps the better figures in `best` (its f32, int8, limits).
 void measure_step(DecodeStep& step, double min_s, int batches, Timing& best) {
-  best.peak = std::max(best.peak, simd_peak_gflops(min_s, batches));
-  best.dot_peak = std::max(best.dot_peak, dot_peak_gops(min_s, batches));
-  best.f32_read = std::max(best.f32_read, read_gbps(static_cast<size_t>(4 * step.weights()), min_s, batches));
-  best.int8_read = std::max(best.int8_read, read_gbps(static_cast<size_t>(step.weights()), min_s, batches));
+  measure_limits(static_cast<size_t>(step.weights()), min_s, batches, best);
   best.f32 = std::min(best.f32, seconds_per_call([&] { step.run(false); }, min_s, batches));
   best.int8 = std::min(best.int8, seconds_per_call([&] { step.run(true); }, min_s, batches));
 }
@@ -309,10 +323,9 @@ int main(int argc, char** argv) {
     const Timing& t = best[i];
     peaks.push_back(t.peak);
     const double flops = 2.0 * s.m * s.k * s.n;
-    const double f32_bytes = 4.0 * s.k * s.n, int8_bytes = 1.0 * s.k * s.n;  // the weights, read once a call
-    // Roofline: the time the bound allows over the time taken; which bound applies is the larger time.
-    const double f32_compute_s = flops / (t.peak * 1e9), f32_memory_s = f32_bytes / (t.f32_read * 1e9);
-    const double int8_compute_s = flops / (t.dot_peak * 1e9), int8_memory_s = int8_bytes / (t.int8_read * 1e9);
+    // The weights are read once a call; "of bound" is the time the bound allows over the time taken.
+    const Bound f32_bound = roofline(flops, 4.0 * s.k * s.n, t.peak, t.f32_read);
+    const Bound int8_bound = roofline(flops, 1.0 * s.k * s.n, t.dot_peak, t.int8_read);
     std::printf("%s    {\"name\": \"%s\", \"m\": %d, \"k\": %d, \"n\": %d, \"f32_gflops\": %.2f, \"int8_gops\": %.2f, \"int8_gops_2_threads\": %s, "
                 "\"eigen_gflops\": %.2f, \"simd128_peak_gflops\": %.2f, \"f32_fraction_of_peak\": %.2f, "
                 "\"dot_peak_gops\": %.2f, \"f32_read_gbps\": %.2f, \"int8_read_gbps\": %.2f, "
@@ -320,22 +333,20 @@ int main(int argc, char** argv) {
                 i == 0 ? "" : ",\n", s.name, s.m, s.k, s.n, flops / t.f32 / 1e9, flops / t.int8 / 1e9,
                 std::isfinite(t.int8_two) ? std::to_string(flops / t.int8_two / 1e9).c_str() : "null", flops / t.eigen / 1e9,
                 t.peak, flops / t.f32 / 1e9 / t.peak, t.dot_peak, t.f32_read, t.int8_read,
-                f32_compute_s >= f32_memory_s ? "compute" : "memory", std::max(f32_compute_s, f32_memory_s) / t.f32,
-                int8_compute_s >= int8_memory_s ? "compute" : "memory", std::max(int8_compute_s, int8_memory_s) / t.int8);
+                f32_bound.kind, f32_bound.seconds / t.f32, int8_bound.kind, int8_bound.seconds / t.int8);
   }
   std::sort(peaks.begin(), peaks.end());
   const Timing& t = step_best;
   const double ops = 2.0 * step.weights();  // one multiply-add per weight
-  const double f32_compute_s = ops / (t.peak * 1e9), f32_memory_s = 4.0 * step.weights() / (t.f32_read * 1e9);
-  const double int8_compute_s = ops / (t.dot_peak * 1e9), int8_memory_s = step.weights() / (t.int8_read * 1e9);
-  const double f32_bound_s = std::max(f32_compute_s, f32_memory_s), int8_bound_s = std::max(int8_compute_s, int8_memory_s);
+  const Bound f32_bound = roofline(ops, 4.0 * step.weights(), t.peak, t.f32_read);
+  const Bound int8_bound = roofline(ops, step.weights(), t.dot_peak, t.int8_read);
   std::printf("\n  ],\n  \"decode_step\": {\"decoder_layers\": %d, \"weights\": %.0f, \"f32_ms\": %.4f, \"int8_ms\": %.4f, "
               "\"simd128_peak_gflops\": %.2f, \"dot_peak_gops\": %.2f, \"f32_read_gbps\": %.2f, \"int8_read_gbps\": %.2f, "
               "\"f32_bound\": \"%s\", \"f32_bound_ms\": %.4f, \"f32_fraction_of_bound\": %.2f, "
               "\"int8_bound\": \"%s\", \"int8_bound_ms\": %.4f, \"int8_fraction_of_bound\": %.2f},\n",
               decoder_layers, step.weights(), t.f32 * 1e3, t.int8 * 1e3, t.peak, t.dot_peak, t.f32_read, t.int8_read,
-              f32_compute_s >= f32_memory_s ? "compute" : "memory", f32_bound_s * 1e3, f32_bound_s / t.f32,
-              int8_compute_s >= int8_memory_s ? "compute" : "memory", int8_bound_s * 1e3, int8_bound_s / t.int8);
+              f32_bound.kind, f32_bound.seconds * 1e3, f32_bound.seconds / t.f32,
+              int8_bound.kind, int8_bound.seconds * 1e3, int8_bound.seconds / t.int8);
   std::printf("  \"simd128_peak_gflops\": %.2f,\n  \"rounds\": %d\n}\n", peaks[peaks.size() / 2], rounds);
   return 0;
 }
