@@ -1,16 +1,19 @@
-// The demo page: loads the model of the chosen direction (models/catalog.json) into a small pool of
-// Web Workers, translates as the user types (a paragraph is split into sentences, spread over the
-// workers and decoded in batches), and shows the cross-attention of the chosen sentence: the heatmap,
-// the word alignment, every layer and head, and the explain view. Latency first: the translation
-// streams in token by token, and each keystroke cancels the translation in flight, so the workers
-// only ever work on the latest text. The direction and the decoding choice are remembered.
-import { joinParagraphs, modelFor, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
+// The demo page: loads the model of the chosen direction (models/catalog.json, or a model file the
+// user opened: any .crossattn, e.g. one `crossattn convert` made) into a small pool of Web Workers,
+// translates as the user types (a paragraph is split into sentences, spread over the workers and
+// decoded in batches), and shows the cross-attention of the chosen sentence: the heatmap, the word
+// alignment, every layer and head, and the explain view. Latency first: the translation streams in
+// token by token, and each keystroke cancels the translation in flight, so the workers only ever
+// work on the latest text. The model, the decoding choice and the opened models are remembered.
+import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
 import { renderTranslation } from './confidence-view.js';
 import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
+import { renderOpenedList, wireOpenControls } from './open-controls.js';
+import { keepOpened, listOpened, modelId, readOpened, removeOpened } from './opened-models.js';
 
 // The catalog names the int8 model of each direction: the same BLEU as fp32, half the download,
 // 1.64-2.4x as fast by host and run (int8_tokens_vs_fp32 in docs/performance.md: 2.2-2.4 on an AMD
@@ -28,16 +31,28 @@ const ARCHITECTURE_URL = new URL('../models/architecture.json', import.meta.url)
 // core, at most 4, each with its own copy of the model.
 const THREADS = threadsAvailable();
 const POOL_SIZE = THREADS > 1 ? 1 : Math.min(4, Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1));
-const LANGUAGES = { en: 'English', de: 'German', fr: 'French' };
+// The chosen model: the catalog's by its direction ("en-de"), an opened one by its id.
 const DIRECTION_KEY = 'crossattn.direction';
 const $ = (id) => document.getElementById(id);
-const languageName = (code) => LANGUAGES[code] ?? code;
-const directionOf = (entry) => `${entry.sourceLang}-${entry.targetLang}`;
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+/** The English name of a BCP-47 language code ("pt-BR" -> "Brazilian Portuguese"); the code itself when unknown. */
+function languageName(code) {
+  try {
+    return LANGUAGE_NAMES.of(code) ?? code;
+  } catch {
+    return code;  // not a well-formed tag
+  }
+}
+const pairOf = (entry) => `${entry.sourceLang}-${entry.targetLang}`;
+const pairName = (from, to) => `${languageName(from)} → ${languageName(to)}`;
 
-let catalog = [];     // the directions of models/catalog.json
+// Every model the page can use: the catalog's directions ({id: "en-de", sourceLang, targetLang, model: URL,
+// card, source, license}) and the models opened here ({id, sourceLang, targetLang, opened: {info, size, from}}).
+let models = [];
 let architecture = null;  // models/architecture.json, once loaded
-const pools = new Map(); // direction -> Promise<WorkerPool>, loaded on first use and kept
-let translator = null; // the pool of the current direction
+const pools = new Map(); // model id -> Promise<WorkerPool>, loaded on first use and kept
+let active = null;     // the entry of `models` chosen now
+let translator = null; // its pool, once loaded
 let sentences = [];  // the latest translation: one result per source sentence, with its source text
 let current = null;  // the sentence whose attention is shown
 let inFlight = null; // AbortController of the translation in flight
@@ -73,12 +88,14 @@ function render() {
 
 function showAlignment() {
   drawAlignment($('alignment'), current, $('tooltip'));
-  const [from, to] = current.direction.split('-');
+  const { sourceLang: from, targetLang: to } = current.config;
+  // docs/alignment.md measured symmetrization on English–German gold alignments only.
+  const measured = [from, to].sort().join() === 'de,en'
+    ? ' (both directions symmetrized: 26.8% alignment error on the RWTH gold, against 32.9% for one)' : '';
   $('alignment').dataset.directions = current.bothDirections ? '2' : '1';
   $('alignment-directions').textContent = current.bothDirections
-    ? `, averaged with the ${languageName(to)}→${languageName(from)} model's alignment of the same pair (both ` +
-      'directions symmetrized: 26.8% alignment error on the RWTH gold, against 32.9% for one)'
-    : `; once the ${languageName(to)}→${languageName(from)} model is loaded too (the swap button), both models' ` +
+    ? `, averaged with the ${languageName(to)}→${languageName(from)} model's alignment of the same pair${measured}`
+    : `; once a ${languageName(to)}→${languageName(from)} model is loaded too (the swap button), both models' ` +
       'alignments are averaged';
 }
 
@@ -87,8 +104,10 @@ function showAlignment() {
 // against one direction). The other model is never loaded for this alone. A failure keeps the one
 // direction's alignment, which the page already shows.
 async function alignBothWays(list) {
-  const [from, to] = list[0]?.direction.split('-') ?? [];
-  const reverse = pools.get(`${to}-${from}`), pool = translator;
+  const config = list[0]?.config;
+  const reverseModel = config && models.find((m) => m.sourceLang === config.targetLang &&
+    m.targetLang === config.sourceLang && pools.has(m.id));
+  const reverse = reverseModel && pools.get(reverseModel.id), pool = translator;
   if (!reverse || !pool) return;
   try {
     const back = await reverse;
@@ -111,7 +130,7 @@ function renderHeatmap() {
   const weights = selectWeights(current.crossAttention, layer, head);
   drawHeatmap($('heatmap'), weights, current.sourceTokens, current.targetTokens, $('tooltip'));
   Object.assign($('heatmap').dataset, {
-    source: current.source, direction: current.direction,
+    source: current.source, direction: current.direction, model: current.model,
     sourceTokens: current.sourceTokens.length, targetTokens: current.targetTokens.length,
   });
 }
@@ -140,7 +159,7 @@ function showHypotheses() {
 async function translate() {
   inFlight?.abort();
   if (!translator) return;  // a model is loading; it translates the text once it is ready
-  const { config } = translator, direction = document.body.dataset.direction;
+  const { config } = translator, { direction, model } = document.body.dataset;
   const controller = new AbortController();
   inFlight = controller;
   const paragraphs = splitParagraphs($('source').value, config.sourceLang);
@@ -160,7 +179,7 @@ async function translate() {
       },
     });
     const ms = performance.now() - start;
-    sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, config }));
+    sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, model, config }));
     showError(null);
     const doubtful = renderTranslation($('target'), paragraphs, results);
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
@@ -209,36 +228,73 @@ function errorMessage(e) {
   return `${e.name}: ${e.message}`;
 }
 
-function loadPool(entry) {
-  const direction = directionOf(entry);
-  if (!pools.has(direction)) {
-    const workers = Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
-    $('load').hidden = false;
-    const pool = WorkerPool.load(workers, entry.model, {
-      threads: THREADS,
-      onProgress(loaded, total) {
-        $('progress').value = total ? loaded / total : 0;
-        $('progress-text').textContent = `${(loaded / 1e6).toFixed(1)} MB`;
-      },
-    });
-    pool.catch(() => pools.delete(direction));  // a later choice of this direction tries again
-    pools.set(direction, pool);
-  }
-  return pools.get(direction);
+function newWorkers() {
+  return Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
 }
 
-// Switches to a direction of the catalog: loads (or reuses) its worker pool, sets up the controls
-// that depend on the model, and translates the current text.
-async function useDirection(direction) {
+function showProgress(loaded, total) {
+  $('progress').value = total ? loaded / total : 0;
+  $('progress-text').textContent = `${(loaded / 1e6).toFixed(1)} MB`;
+}
+
+function loadPool(entry) {
+  if (!pools.has(entry.id)) {
+    $('load').hidden = false;
+    const pool = (async () => {
+      const model = entry.opened ? await readOpened(entry.id) : entry.model;  // an opened model: from its cache
+      return WorkerPool.load(newWorkers(), model, { threads: THREADS, onProgress: showProgress });
+    })();
+    pool.catch(() => pools.delete(entry.id));  // a later choice of this model tries again
+    pools.set(entry.id, pool);
+  }
+  return pools.get(entry.id);
+}
+
+// The direction choice: every model the catalog and the opened models offer, by language pair; an
+// opened model's label names it, so that two models of one direction are told apart.
+function fillDirections() {
+  const option = (m) => new Option(m.opened ? `${pairName(m.sourceLang, m.targetLang)} (${m.opened.info.name})`
+    : pairName(m.sourceLang, m.targetLang), m.id);
+  const opened = models.filter((m) => m.opened);
+  const group = document.createElement('optgroup');
+  group.label = 'Opened models';
+  group.append(...opened.map(option));
+  $('direction').replaceChildren(...models.filter((m) => !m.opened).map(option), ...(opened.length ? [group] : []));
+  if (active) $('direction').value = active.id;
+  renderOpenedList(opened.map((m) => ({ id: m.id, label: $('direction').querySelector(`option[value="${m.id}"]`).textContent,
+                                        size: m.opened.size, from: m.opened.from })), removeModel);
+}
+
+// The footer: the model's name (a link to its card, when it has one), where it came from and its
+// licence, read from the file's metadata (Translator.info), else from the catalog.
+function showCredit(entry, info) {
+  $('model-card').textContent = info.name;
+  if (entry.card) $('model-card').href = entry.card;
+  else $('model-card').removeAttribute('href');
+  const source = info.source ?? entry.source, license = info.license ?? entry.license;
+  $('model-provenance').textContent = source || license
+    ? ` — ${[source, license].filter(Boolean).join(', ')}` : ' — its file does not say where it came from or under which licence';
+  const converted = info.convertedFrom ? `Converted from ${info.convertedFrom}${info.converter ? ` by ${info.converter}` : ''}.` : '';
+  $('model-attribution').textContent = [info.attribution, converted].filter(Boolean).join(' ');
+  $('model-attribution').hidden = !$('model-attribution').textContent;
+}
+
+// Switches to a model (the catalog's or an opened one): loads (or reuses) its worker pool, sets up
+// the controls that depend on the model, and translates the current text.
+async function useModel(id) {
   inFlight?.abort();
   translator = null;
-  const entry = catalog.find((e) => directionOf(e) === direction) ?? catalog[0];
-  $('direction').value = directionOf(entry);
-  localStorage.setItem(DIRECTION_KEY, directionOf(entry));
+  const entry = models.find((m) => m.id === id) ?? models[0];
+  active = entry;
+  $('direction').value = entry.id;
+  localStorage.setItem(DIRECTION_KEY, entry.id);
   $('source-lang').textContent = languageName(entry.sourceLang);
   $('target-lang').textContent = languageName(entry.targetLang);
-  $('swap').disabled = !catalog.some((e) => e.sourceLang === entry.targetLang && e.targetLang === entry.sourceLang);
-  $('model-name').textContent = entry.model.split('/').pop();
+  $('source').placeholder = `Type ${languageName(entry.sourceLang)} text to translate into ${languageName(entry.targetLang)}`;
+  $('source').lang = entry.sourceLang;
+  $('target').lang = entry.targetLang;
+  $('swap').disabled = !reverseOf(entry);
+  $('model-name').textContent = entry.opened ? entry.opened.info.name : entry.model.split('/').pop();
   let pool;
   try {
     pool = await loadPool(entry);
@@ -246,13 +302,12 @@ async function useDirection(direction) {
     showError(`Cannot load the model: ${e.message}`);
     return;
   } finally {
-    if ($('direction').value === directionOf(entry)) $('load').hidden = true;
+    if ($('direction').value === entry.id) $('load').hidden = true;
   }
-  if ($('direction').value !== directionOf(entry)) return;  // the user chose another direction meanwhile
+  if ($('direction').value !== entry.id) return;  // the user chose another model meanwhile
   translator = pool;
   const c = translator.config;
-  $('model-card').textContent = c.name;
-  $('model-card').href = entry.card ?? entry.model;
+  showCredit(entry, translator.info);
   fillSelect($('layer'), Array.from({ length: c.decoderLayers }, (_, l) => [l, `${l + 1} of ${c.decoderLayers}`]));
   $('layer').value = String(c.decoderLayers - 1);
   fillSelect($('head'), [['avg', 'average of heads'], ...Array.from({ length: c.nHeads }, (_, h) => [h, `${h + 1}`])]);
@@ -261,30 +316,97 @@ async function useDirection(direction) {
       `${c.alignmentHead.layer + 1}, the head this model was trained to align with (guided alignment)`
     : 'Lines join the words that translate each other, read from the cross-attention of the last two decoder layers ' +
       '(averaged over heads)';
-  document.body.dataset.direction = directionOf(entry);
+  document.body.dataset.direction = pairOf(entry);
+  document.body.dataset.model = entry.id;
   await translate();
+}
+
+// A model of the opposite direction: one already loaded, else the catalog's, else an opened one.
+function reverseOf(entry) {
+  const reverse = models.filter((m) => m.sourceLang === entry.targetLang && m.targetLang === entry.sourceLang);
+  return reverse.find((m) => pools.has(m.id)) ?? reverse.find((m) => !m.opened) ?? reverse[0];
 }
 
 // The text in the box must always be in the source language of the model that translates it.
 // Turning the direction around moves the translation into the box (as common translators do);
-// any other change puts an example sentence of the new source language there.
-function changeDirection(next) {
-  const [from, to] = (document.body.dataset.direction ?? next).split('-');
-  const [nextFrom] = next.split('-');
-  if (next === `${to}-${from}`) {
+// another source language puts its example sentence there (or nothing, with a placeholder that
+// names the language); another model of the same direction keeps the text.
+function changeModel(nextId) {
+  const now = active;
+  const next = models.find((m) => m.id === nextId) ?? models[0];
+  if (now && next.sourceLang === now.targetLang && next.targetLang === now.sourceLang) {
     const translation = $('target').textContent.trim();
-    $('source').value = translation || EXAMPLES[nextFrom] || '';
-  } else if (nextFrom !== from) {
-    $('source').value = EXAMPLES[nextFrom] ?? '';
+    $('source').value = translation || (EXAMPLES[next.sourceLang] ?? '');
+  } else if (!now || next.sourceLang !== now.sourceLang) {
+    $('source').value = EXAMPLES[next.sourceLang] ?? '';
   }
   $('target').textContent = '';
-  useDirection(next);
+  return useModel(next.id);
 }
 
 // The reverse direction, with the translation as the new text to translate.
 function swap() {
-  const [from, to] = $('direction').value.split('-');
-  changeDirection(directionOf(modelFor(catalog, to, from)));
+  const reverse = reverseOf(models.find((m) => m.id === $('direction').value));
+  if (reverse) changeModel(reverse.id);
+}
+
+function showOpenError(message) {
+  $('open-error').hidden = !message;
+  $('open-error').textContent = message ?? '';
+}
+
+// Opens a model file of the user's: it is validated by loading it (a file the engine refuses leaves
+// the current model in place and says why), kept for offline use, listed, and chosen.
+async function openModel(bytes, from) {
+  const name = from.split('/').pop();
+  showOpenError(null);
+  $('open-status').textContent = `Opening ${name}…`;
+  const workers = newWorkers();
+  let pool;
+  try {
+    pool = await WorkerPool.load(workers, bytes, { threads: THREADS });
+  } catch (e) {
+    for (const w of workers) w.terminate();
+    $('open-status').textContent = '';
+    showOpenError(`Cannot open ${name}: ${e.message}. The model in use stays.`);
+    return;
+  }
+  const id = await modelId(bytes);
+  if (models.some((m) => m.id === id)) {
+    pool.dispose();  // the same file was opened before
+  } else {
+    const opened = { info: { ...pool.info }, size: bytes.length, from };
+    try {
+      await keepOpened(id, bytes, opened);
+    } catch (e) {
+      showOpenError(`${name} is open, but the browser would not keep it for offline use: ${e.message}`);
+    }
+    models.push({ id, sourceLang: pool.info.sourceLang, targetLang: pool.info.targetLang, opened });
+    pools.set(id, Promise.resolve(pool));
+  }
+  $('open-status').textContent = `Opened ${name}.`;
+  fillDirections();
+  await changeModel(id);
+}
+
+// Removes an opened model: its workers end, its cached bytes are deleted, and the page moves to the
+// catalog's first model if it was the one in use.
+async function removeModel(id) {
+  const entry = models.find((m) => m.id === id);
+  if (!entry) return;
+  models = models.filter((m) => m !== entry);
+  pools.get(id)?.then((pool) => pool.dispose(), () => {});
+  pools.delete(id);
+  fillDirections();
+  try {
+    await removeOpened(id, entry.opened.from);
+  } catch (e) {
+    showOpenError(`Removed from the list, but its cached copy could not be deleted: ${e.message}`);
+  }
+  $('open-status').textContent = `Removed ${entry.opened.info.name}.`;
+  if (active === entry) {  // another model of its direction if there is one: the text stays
+    await changeModel((models.find((m) => pairOf(m) === pairOf(entry)) ?? models[0]).id);
+  }
 }
 
 // Offline after the first visit (sw.js): once the service worker controls the page, every later
@@ -309,8 +431,10 @@ async function goOfflineCapable() {
   }
 }
 
+
 async function main() {
   await goOfflineCapable();
+  let catalog;
   try {
     const response = await fetch(CATALOG_URL);
     if (!response.ok) throw new Error(`${CATALOG_URL.pathname}: HTTP ${response.status}`);
@@ -320,8 +444,11 @@ async function main() {
     showError(`Cannot read the model catalog: ${e.message}`);
     return;
   }
-  fillSelect($('direction'), catalog.map((e) => [directionOf(e), `${languageName(e.sourceLang)} → ${languageName(e.targetLang)}`]));
-  $('direction').addEventListener('change', () => changeDirection($('direction').value));
+  const opened = await listOpened().catch(() => []);  // without Cache Storage the page offers the catalog's only
+  models = [...catalog.map((e) => ({ id: pairOf(e), ...e })),
+            ...opened.map(({ id, ...o }) => ({ id, sourceLang: o.info.sourceLang, targetLang: o.info.targetLang, opened: o }))];
+  fillDirections();
+  $('direction').addEventListener('change', () => changeModel($('direction').value));
   $('swap').addEventListener('click', swap);
   $('layer').addEventListener('change', renderHeatmap);
   $('head').addEventListener('change', renderHeatmap);
@@ -340,11 +467,10 @@ async function main() {
   });
   // Optional: without it the explain view leaves out the measured comparison.
   architecture = await fetch(ARCHITECTURE_URL).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  $('direction').disabled = false;
-  $('source').disabled = false;
-  const start = catalog.find((e) => directionOf(e) === localStorage.getItem(DIRECTION_KEY)) ?? catalog[0];
-  $('source').value = EXAMPLES[start.sourceLang] ?? '';
-  await useDirection(directionOf(start));
+  wireOpenControls(openModel, showOpenError);
+  for (const id of ['direction', 'source', 'model-file', 'model-url', 'model-url-open']) $(id).disabled = false;
+  const start = models.find((m) => m.id === localStorage.getItem(DIRECTION_KEY)) ?? models[0];
+  await changeModel(start.id);
   document.body.dataset.ready = 'true';
 }
 

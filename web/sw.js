@@ -4,7 +4,8 @@
 // Same-origin GET requests go to the network first and refresh the cache (a rebuilt page or wasm
 // is picked up at once); when the network fails they are answered from the cache. Model files,
 // the largest, are answered from the cache first. The page also sends the URLs it loaded before
-// this worker controlled it, to be cached.
+// this worker controlled it, to be cached. Models the user opens from a file are kept by the page
+// itself (opened-models.js, in the cache 'crossattn-opened-v1', which this worker never touches).
 const CACHE = 'crossattn-v1';
 
 self.addEventListener('install', () => self.skipWaiting());

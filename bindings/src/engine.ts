@@ -6,6 +6,7 @@
  */
 import createCrossattnModule, { type EngineModule, type WasmFileBuffer, type WasmTranslator } from './crossattn.mjs';
 import { CrossattnError, InvalidInputError, LoadError, errorFromEngine } from './errors.js';
+import { readMetadata } from './model-info.js';
 import { readBytes, readInto, type ByteSource, type FileSink, type ProgressCallback } from './sources.js';
 
 /** The engine's .wasm: bytes, a URL or a path (ByteSource), or a module compiled already (prepareEngine). */
@@ -145,12 +146,13 @@ export async function instantiateEngine(wasm?: WasmSource, threads?: ThreadsOpti
  * Loads a model file into a new instance of the engine: the file's download (or opening) starts at
  * once, beside the engine's compile, and its bytes go straight into the instance's memory (no
  * whole-file copy in JS for a file path or a download of announced length), where they are parsed.
+ * `metadata` is the file's safetensors metadata map (model-info.ts), read once the engine accepted it.
  * @throws LoadError when either file cannot be read; ModelFormatError, TokenizerError or
  *   OutOfMemoryError from the engine.
  */
 export async function loadModel(model: ByteSource,
     options: { wasm?: WasmSource; threads?: ThreadsOption; onProgress?: ProgressCallback } = {}):
-    Promise<EngineInstance & { translator: WasmTranslator }> {
+    Promise<EngineInstance & { translator: WasmTranslator; metadata: Record<string, string> }> {
   threadsWanted(options.threads);  // a bad value fails before anything is read
   const instance = instantiateEngine(options.wasm, options.threads);
   instance.catch(() => {});  // a failure is reported when the read needs the instance, or below
@@ -168,7 +170,7 @@ export async function loadModel(model: ByteSource,
     const { engine, threads } = await instance;
     const loaded = engine.loadTranslator(buffer, size);
     if ('error' in loaded) throw errorFromEngine(loaded.error);
-    return { engine, threads, translator: loaded.translator };
+    return { engine, threads, translator: loaded.translator, metadata: readMetadata(buffer.view()) };
   } finally {
     buffer.delete();  // the translator keeps the bytes it reads in place
   }

@@ -7,6 +7,7 @@ export { pharaoh } from './alignment.js';
 export { meanEntropy } from './attention.js';
 export { modelFor, parseCatalog } from './model-catalog.js';
 export type { CatalogEntry } from './model-catalog.js';
+export type { ModelInfo } from './model-info.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
 export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation } from './translator.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';

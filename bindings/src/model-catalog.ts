@@ -7,9 +7,9 @@
 
 /** One direction of a catalog. */
 export interface CatalogEntry {
-  /** ISO 639-1 code of the source language, as in the model's config, e.g. 'en'. */
+  /** BCP-47 code of the source language, as in the model's config, e.g. 'en', 'pt-BR', 'zh-Hant'. */
   sourceLang: string;
-  /** ISO 639-1 code of the target language, e.g. 'de'. */
+  /** BCP-47 code of the target language, e.g. 'de'. */
   targetLang: string;
   /** The model file: the catalog's file name resolved against the catalog's own location. */
   model: string;
@@ -21,6 +21,12 @@ export interface CatalogEntry {
    * no model.
    */
   package?: string;
+  /**
+   * Where the model came from and its licence, in words, for models whose file carries no
+   * provenance metadata (Translator.info.source and .license take precedence).
+   */
+  source?: string;
+  license?: string;
 }
 
 function resolve(name: string, base: string): string {
@@ -35,8 +41,9 @@ function field(d: Record<string, unknown>, key: string): string {
 /**
  * The directions of a catalog (the text of a catalog.json), in its order. `base` is where the
  * catalog lies: a folder path (Node) or a URL (browser), against which file names are resolved.
+ * Language codes are taken as they are (any BCP-47 tag, compared as strings by modelFor).
  * @throws Error if the text is not JSON or not a catalog ({"directions": [{source_lang,
- *   target_lang, model, card?, package?}, ...]}).
+ *   target_lang, model, card?, package?, source?, license?}, ...]}).
  */
 export function parseCatalog(text: string, base: string): CatalogEntry[] {
   const directions = (JSON.parse(text) as { directions?: unknown }).directions;
@@ -47,6 +54,8 @@ export function parseCatalog(text: string, base: string): CatalogEntry[] {
     model: resolve(field(d, 'model'), base),
     ...(typeof d.card === 'string' ? { card: resolve(d.card, base) } : {}),
     ...(typeof d.package === 'string' ? { package: d.package } : {}),
+    ...(typeof d.source === 'string' ? { source: d.source } : {}),
+    ...(typeof d.license === 'string' ? { license: d.license } : {}),
   }));
 }
 

@@ -8,6 +8,7 @@ import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
 } from './search.js';
 import { instantiateEngine, loadModel, type ThreadsOption, type WasmSource } from './engine.js';
+import { modelInfo, type ModelInfo } from './model-info.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
 
 /** Options of Translator.load. */
@@ -122,6 +123,10 @@ export interface ModelConfig {
   nHeads: number;
   dFf: number;
   vocabSize: number;
+  /** The source vocabulary's size: vocabSize unless the model's source side has its own. */
+  sourceVocabSize: number;
+  /** What carries the decoder's history: masked self-attention, or the SSRU of Bergamot's students. */
+  decoderAutoregression: 'self-attention' | 'ssru';
   maxPositions: number;
   /**
    * The cross-attention head trained to align (guided alignment, docs/alignment.md), which word
@@ -226,13 +231,19 @@ export class Translator {
   private readonly module: EngineModule;
   /** The architecture of the loaded model. */
   readonly config: ModelConfig;
+  /**
+   * The model's name, direction and provenance (source, license, attribution, convertedFrom,
+   * converter), read from the file's metadata; a field the file does not carry is absent.
+   */
+  readonly info: ModelInfo;
   /** Threads the matrix products run on (LoadOptions.threads; 1 unless the pthreads engine runs). */
   readonly threads: number;
 
-  private constructor(module: EngineModule, engine: WasmTranslator, threads: number) {
+  private constructor(module: EngineModule, engine: WasmTranslator, threads: number, metadata: Record<string, string>) {
     this.module = module;
     this.engine = engine;
     this.config = engine.config();
+    this.info = modelInfo(this.config, metadata);
     this.threads = threads;
   }
 
@@ -253,8 +264,8 @@ export class Translator {
    *   TokenizerError for a bad tokenizer inside it.
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
-    const { engine, translator, threads } = await loadModel(model, options);
-    return new Translator(engine, translator, threads);
+    const { engine, translator, threads, metadata } = await loadModel(model, options);
+    return new Translator(engine, translator, threads, metadata);
   }
 
   /**

@@ -19,6 +19,7 @@ import type { AlignmentOptions, WordAlignment } from './alignment.js';
 import { CrossattnError, DisposedError, WorkerError, errorFromEngine } from './errors.js';
 import { cancelledError, type StreamOptions, type TokenEvent } from './search.js';
 import { prepareEngine, type ThreadsOption, type WasmSource } from './engine.js';
+import type { ModelInfo } from './model-info.js';
 import { readBytes, type ByteSource, type ProgressCallback } from './sources.js';
 import { Translator, type LoadOptions, type ModelConfig, type TranslateOptions, type Translation } from './translator.js';
 
@@ -73,7 +74,7 @@ export function serveTranslator(port: Port = self as unknown as Port): void {
           threads: request.threads,
           onProgress: (loaded, total) => port.postMessage({ id: request.id, type: 'progress', loaded, total }),
         });
-        port.postMessage({ id: request.id, type: 'result', value: { config: translator.config, threads: translator.threads } });
+        port.postMessage({ id: request.id, type: 'result', value: { config: translator.config, info: translator.info, threads: translator.threads } });
       } else if (request.type === 'symmetrize') {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
         port.postMessage({ id: request.id, type: 'result', value: translator.symmetrize(request.forward, request.backward, request.alignment) });
@@ -121,6 +122,8 @@ export class WorkerTranslator {
 
   private failure: Error | null = null;  // set once the worker has died: every later call rejects with it
   private threadCount = 1;
+  /** The model's name, direction and provenance (Translator.info), once loaded. */
+  readonly info = {} as ModelInfo;
 
   private constructor(private readonly worker: Worker, readonly config: ModelConfig) {
     worker.addEventListener('message', (event: MessageEvent<Reply>) => this.receive(event.data));
@@ -148,9 +151,10 @@ export class WorkerTranslator {
 
   /** @internal Loads `model` in the watched worker; resolves to this client. */
   async loadModel(model: ByteSource, options: WorkerLoadOptions): Promise<WorkerTranslator> {
-    const { config, threads } = (await this.call({ type: 'load', model, wasm: options.wasm, threads: options.threads },
-      { onProgress: options.onProgress })) as { config: ModelConfig; threads: number };
+    const { config, info, threads } = (await this.call({ type: 'load', model, wasm: options.wasm, threads: options.threads },
+      { onProgress: options.onProgress })) as { config: ModelConfig; info: ModelInfo; threads: number };
     Object.assign(this.config, config);
+    Object.assign(this.info, info);
     this.threadCount = threads;
     return this;
   }
@@ -270,6 +274,8 @@ export class WorkerPool {
   }
 
   get config(): ModelConfig { return this.translators[0].config; }
+  /** The model's name, direction and provenance (Translator.info). */
+  get info(): ModelInfo { return this.translators[0].info; }
   get size(): number { return this.translators.length; }
   /** Threads each worker's translator runs on. */
   get threads(): number { return this.translators[0].threads; }

@@ -1,7 +1,7 @@
 // Compiled (not run) by tests/js/types.test.js against dist/*.d.ts: the package's public types as a
 // user writes them. A wrong type here fails the test.
 import {
-  CancelledError, InputTooLongError, Translator, type Hypothesis, type TokenEvent, type Translation,
+  CancelledError, InputTooLongError, Translator, type Hypothesis, type ModelInfo, type TokenEvent, type Translation,
 } from '../../dist/index.js';
 import { WorkerTranslator, serveTranslator } from '../../dist/worker.js';
 
@@ -10,8 +10,10 @@ async function demo(): Promise<string> {
   const r: Translation = await t.translate('A dog runs.', { attention: true, maxLength: 40 });
   const weight: number = r.crossAttention![0][0][0][0];
   const layers: number = t.config.decoderLayers;
+  const info: ModelInfo = t.info;
+  const credit = `${info.name} (${info.sourceLang}→${info.targetLang}): ${info.source ?? '?'}, ${info.license ?? '?'}`;
   t.dispose();
-  return `${r.text} ${r.sourceTokens.join(' ')} ${r.targetIds.length} ${weight} ${layers} ${r.logProb} ${r.ms}`;
+  return `${r.text} ${r.sourceTokens.join(' ')} ${r.targetIds.length} ${weight} ${layers} ${r.logProb} ${r.ms} ${credit}`;
 }
 
 async function beamAndStream(t: Translator, signal: AbortSignal): Promise<string[]> {
@@ -27,7 +29,8 @@ async function beamAndStream(t: Translator, signal: AbortSignal): Promise<string
 
 async function inWorker(worker: Worker): Promise<number> {
   const t = await WorkerTranslator.load(worker, new URL('https://example.invalid/model.crossattn'));
-  return (await t.translate('A dog runs.')).targetTokens.length;
+  const license: string | undefined = t.info.license;
+  return (await t.translate('A dog runs.')).targetTokens.length + (license?.length ?? 0);
 }
 
 // @ts-expect-error: translate takes a string
