@@ -39,18 +39,21 @@ function inlineScriptHashes(html) {
  * build's page, web/build.js, has no import map). script-src: our files, the import map by hash, and
  * 'wasm-unsafe-eval' (compiling WebAssembly; no JavaScript eval: the module is built with
  * DYNAMIC_EXECUTION=0). style-src allows inline style attributes (bar widths, heatmap cells).
+ * connect-src adds https: so that a user can open a model by its URL on another host (the model's
+ * host must answer with CORS headers, which Hugging Face and GitHub's raw files do); scripts, styles
+ * and workers still come from this origin only.
  */
 export function securityHeaders(html = readFileSync(join(root, 'web', 'index.html'), 'utf8')) {
   const csp = [
     "default-src 'self'", ['script-src', "'self'", "'wasm-unsafe-eval'", ...inlineScriptHashes(html)].join(' '),
-    "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self'", "worker-src 'self'",
+    "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self' https:", "worker-src 'self'",
     "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
   ].join('; ');
   return {
     'content-security-policy': csp, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer',
     // COOP same-origin + COEP require-corp make the page cross-origin isolated: SharedArrayBuffer,
     // and with it the pthreads engine (crossattn-mt.wasm), becomes available. Everything the page
-    // loads comes from this origin, so nothing is blocked by COEP.
+    // loads comes from this origin, or (a model opened by URL) through CORS, which COEP allows.
     'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
     'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY',
   };
