@@ -223,6 +223,9 @@ class WasmTranslator {
     out.set("nHeads", c.n_heads);
     out.set("dFf", c.d_ff);
     out.set("vocabSize", c.vocab_size);
+    out.set("sourceVocabSize", c.source_vocab_size);
+    out.set("decoderAutoregression",
+            std::string(c.decoder_autoregression == crossattn::DecoderAutoregression::kSsru ? "ssru" : "self-attention"));
     out.set("maxPositions", c.max_positions);
     if (c.alignment_head >= 0) {
       val head = val::object();

@@ -23,11 +23,19 @@ Translator Translator::from_bytes(const uint8_t* data, size_t size) { return fro
 
 Translator Translator::from_bytes(const FileBytes& bytes, size_t size) {
   ModelFile file = ModelFile::parse(bytes, size);
+  const bool source_reads_vocab = file.source_vocab.empty() && !file.vocab.empty();
   auto tokenizer = std::make_shared<const Tokenizer>(file.source_spm, file.target_spm, std::move(file.vocab),
-                                               file.config.unk_id);
+                                                     file.config.unk_id, std::move(file.source_vocab),
+                                                     file.config.source_unk_id);
   if (tokenizer->vocab_size() != file.config.vocab_size) {
     fail_model_format("the SentencePiece model has " + std::to_string(tokenizer->vocab_size()) +
                       " pieces, the config says " + std::to_string(file.config.vocab_size));
+  }
+  // A source_vocab's length was checked by ModelFile::parse; the other two numberings are checked here.
+  if (tokenizer->vocab_size(Side::kSource) != file.config.source_vocab_size) {
+    fail_model_format(std::string(source_reads_vocab ? "the source side reads metadata 'vocab'" : "the source SentencePiece model") +
+                      ", which has " + std::to_string(tokenizer->vocab_size(Side::kSource)) +
+                      " pieces, but the config's source_vocab_size says " + std::to_string(file.config.source_vocab_size));
   }
   auto model = std::make_shared<const Transformer>(std::move(file.config), std::move(file.weights));
   return Translator(std::move(model), std::move(tokenizer));
@@ -61,12 +69,12 @@ Translation prepare(const Tokenizer& tokenizer, const ModelConfig& c, const std:
   result.heads = c.n_heads;
   Encoding source = tokenizer.encode(text, Side::kSource);
   if (source.pieces.empty()) return result;  // empty or whitespace-only text
-  result.source_ids = tokenizer.to_ids(source.pieces);
+  result.source_ids = tokenizer.to_ids(source.pieces, Side::kSource);
   result.source_tokens = std::move(source.pieces);
   result.source_words = std::move(source.words);
   result.source_word_of_token = std::move(source.word_of_piece);
-  result.source_tokens.push_back(tokenizer.piece(c.eos_id));
-  result.source_ids.push_back(c.eos_id);
+  result.source_tokens.push_back(tokenizer.piece(c.source_eos_id, Side::kSource));
+  result.source_ids.push_back(c.source_eos_id);
   result.source_word_of_token.push_back(-1);
   if (static_cast<int>(result.source_ids.size()) > c.max_positions) {
     throw Error(ErrorCode::kInputTooLong, "the text has " + std::to_string(result.source_ids.size()) +

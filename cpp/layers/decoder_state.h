@@ -1,5 +1,6 @@
 // What the decoder keeps for one hypothesis between steps: the keys and values of its masked
-// self-attention for every position decoded so far (the KV cache), and each layer's projection of
+// self-attention for every position decoded so far (the KV cache), or for an SSRU decoder
+// (layers/ssru.h) each layer's cell state instead, and each layer's projection of
 // the final encoder output into cross-attention keys and values, made once per sentence and shared
 // (not copied) by every beam-search hypothesis of that sentence.
 // The cache is preallocated for `capacity` target positions, so decoding a step allocates nothing.
@@ -18,22 +19,27 @@ struct DecoderState {
   int src_len = 0;
   int capacity = 0;  // target positions the cache holds
   int length = 0;    // target positions fed so far
-  std::vector<float> self_kv;                          // [L, capacity, 2D]: row t = key then value of position t
+  std::vector<float> self_kv;                          // [L, capacity, 2D]: row t = key then value of position t;
+                                                       // empty for an SSRU decoder
+  std::vector<float> ssru_cell;                        // [L, D]: each layer's SSRU cell state c_t; empty
+                                                       // for a self-attention decoder
   std::shared_ptr<const std::vector<float>> cross_kv;  // [L, S, 2D]: row s = key then value of source position s
 
   float* self_kv_layer(int layer) { return self_kv.data() + static_cast<std::size_t>(layer) * capacity * 2 * d_model; }
+  float* ssru_cell_layer(int layer) { return ssru_cell.data() + static_cast<std::size_t>(layer) * d_model; }
   const float* cross_kv_layer(int layer) const {
     return cross_kv->data() + static_cast<std::size_t>(layer) * src_len * 2 * d_model;
   }
 
   /// Makes this state continue `from`'s prefix (beam search, when a hypothesis takes over another's
-  /// slot): copies its length and the first `length` cache rows of each layer. Both states must come
-  /// from the same start() (same capacity and memory). Allocates nothing.
+  /// slot): copies its length and the first `length` cache rows of each layer, or its SSRU cell
+  /// states. Both states must come from the same start() (same capacity and memory). Allocates nothing.
   void assign_prefix(const DecoderState& from) {
     const std::size_t row = 2 * static_cast<std::size_t>(d_model), layer = capacity * row;
     for (std::size_t offset = 0; offset < self_kv.size(); offset += layer) {
       std::copy_n(from.self_kv.data() + offset, from.length * row, self_kv.data() + offset);
     }
+    std::copy(from.ssru_cell.begin(), from.ssru_cell.end(), ssru_cell.begin());
     length = from.length;
   }
 };

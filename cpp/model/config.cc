@@ -77,6 +77,13 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   const auto decoder_start = get_or<std::string>(j, "decoder_start", "token");
   if (decoder_start != "token" && decoder_start != "zero") fail("decoder_start must be \"token\" or \"zero\"");
   c.zero_decoder_start = decoder_start == "zero";
+  c.source_vocab_size = get_or<int>(j, "source_vocab_size", c.vocab_size);
+  c.source_eos_id = get_or<int>(j, "source_eos_id", c.eos_id);
+  c.source_unk_id = get_or<int>(j, "source_unk_id", c.unk_id);
+  const auto autoregression = get_or<std::string>(j, "decoder_autoregression", "self-attention");
+  if (autoregression == "self-attention") c.decoder_autoregression = DecoderAutoregression::kSelfAttention;
+  else if (autoregression == "ssru") c.decoder_autoregression = DecoderAutoregression::kSsru;
+  else fail("decoder_autoregression must be \"self-attention\" or \"ssru\", not '" + autoregression + "'");
   c.alignment_layer = get_or<int>(j, "alignment_layer", -1);
   c.alignment_head = get_or<int>(j, "alignment_head", -1);
 
@@ -92,6 +99,14 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   }
   for (int id : {c.pad_id, c.unk_id, c.bos_id, c.eos_id, c.decoder_start_id}) {
     if (id < 0 || id >= c.vocab_size) fail("special token ids must lie in [0, vocab_size)");
+  }
+  if (!positive(c.source_vocab_size, 1 << 20)) fail("source_vocab_size must be positive and plausible");
+  if (c.shared_vocab && c.source_vocab_size != c.vocab_size) {
+    fail("source_vocab_size " + std::to_string(c.source_vocab_size) + " differs from vocab_size " +
+         std::to_string(c.vocab_size) + ", but shared_vocab says the two sides share one embedding matrix");
+  }
+  for (int id : {c.source_eos_id, c.source_unk_id}) {
+    if (id < 0 || id >= c.source_vocab_size) fail("source_eos_id and source_unk_id must lie in [0, source_vocab_size)");
   }
   const bool no_alignment_head = c.alignment_layer == -1 && c.alignment_head == -1;
   if (!no_alignment_head && (c.alignment_layer < 0 || c.alignment_layer >= c.decoder_layers || c.alignment_head < 0 ||

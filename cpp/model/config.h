@@ -13,6 +13,11 @@ namespace crossattn {
 
 enum class SinusoidalLayout { kInterleaved, kHalves, kMarian };  // model/positions.h
 
+/// What carries the decoder's history from step to step: masked self-attention over a KV cache
+/// (Vaswani et al. 2017, the default), or the Simpler Simple Recurrent Unit of Kim et al. 2019
+/// (layers/ssru.h; Marian's `transformer-decoder-autoreg: rnn` with `dec-cell: ssru`).
+enum class DecoderAutoregression { kSelfAttention, kSsru };
+
 struct ModelConfig {
   std::string name;
   std::string source_lang, target_lang;
@@ -27,8 +32,15 @@ struct ModelConfig {
   bool tied_embeddings = true;  // the output projection is the target embedding matrix
   bool shared_vocab = true;     // source and target embeddings are one matrix
   bool final_logits_bias = false;
-  int vocab_size = 0;
+  int vocab_size = 0;  // the target side's; the ids below are target ids
   int pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3, decoder_start_id = 2;
+  /// The source side's vocabulary when it differs from the target's (HF MarianMT without shared
+  /// embeddings, Marian models with separate source and target SentencePiece models): config
+  /// "source_vocab_size", "source_eos_id", "source_unk_id", defaulting to vocab_size, eos_id, unk_id
+  /// (from_json fills them in; a config built in code sets them itself).
+  int source_vocab_size = 0;
+  int source_eos_id = 3, source_unk_id = 1;
+  DecoderAutoregression decoder_autoregression = DecoderAutoregression::kSelfAttention;
   /// The decoder's first input (position 0, the step that reads decoder_start_id) is a zero vector
   /// plus its position encoding instead of the embedding of decoder_start_id: native Marian's
   /// convention (DecoderBase::embeddingsFromPrediction, src/models/decoder.h), config "decoder_start":

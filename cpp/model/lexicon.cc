@@ -8,12 +8,12 @@
 
 namespace crossattn {
 
-AlignmentLexicon AlignmentLexicon::load(const SafeTensors& file, int vocab_size) {
+AlignmentLexicon AlignmentLexicon::load(const SafeTensors& file, int source_vocab_size, int vocab_size) {
   const TensorView* scores = file.find("lexicon.scores");
   const bool offsets = file.find("lexicon.offsets") != nullptr, targets = file.find("lexicon.targets") != nullptr;
   if (!scores && !offsets && !targets) return {};
   if (!scores || !offsets || !targets) fail_model_format("a lexicon needs lexicon.offsets, lexicon.targets and lexicon.scores");
-  PieceLists lists = PieceLists::load(file, "lexicon", vocab_size);
+  PieceLists lists = PieceLists::load(file, "lexicon", source_vocab_size, vocab_size);
   if (scores->dtype != DType::kF32 || scores->shape.size() != 1 ||
       scores->numel() != static_cast<int64_t>(lists.targets.size())) {
     fail_model_format("lexicon.scores must be F32 with one score per entry of lexicon.targets");
@@ -24,7 +24,7 @@ AlignmentLexicon AlignmentLexicon::load(const SafeTensors& file, int vocab_size)
   for (float x : l.scores_) {
     if (!(x >= 0.0f) || !std::isfinite(x)) fail_model_format("lexicon.scores holds a negative or non-finite score");
   }
-  for (int s = 0; s < vocab_size; ++s) {
+  for (int s = 0; s < source_vocab_size; ++s) {
     const auto begin = lists.targets.begin() + lists.offsets[s], end = lists.targets.begin() + lists.offsets[s + 1];
     if (std::adjacent_find(begin, end, [](int a, int b) { return a >= b; }) != end) {
       fail_model_format("lexicon.targets must ascend within each source piece's list");

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "model/checksum.h"
 #include "model/safetensors.h"
+#include "model/tensor_spec.h"
 
 namespace crossattn {
 namespace {
@@ -38,6 +39,7 @@ ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) {
 #endif
   ModelFile model;
   model.config = ModelConfig::from_json(file.metadata("config"));
+  std::vector<std::string> tokenizer_tensors;
   try {
     if (const std::string* vocab = file.find_metadata("vocab")) {
       model.vocab = nlohmann::json::parse(*vocab).get<std::vector<std::string>>();
@@ -46,12 +48,22 @@ ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) {
                           std::to_string(model.config.vocab_size));
       }
     }
+    if (const std::string* source_vocab = file.find_metadata("source_vocab")) {
+      model.source_vocab = nlohmann::json::parse(*source_vocab).get<std::vector<std::string>>();
+      if (static_cast<int>(model.source_vocab.size()) != model.config.source_vocab_size) {
+        fail_model_format("metadata 'source_vocab' has " + std::to_string(model.source_vocab.size()) +
+                          " pieces, the config's source_vocab_size says " +
+                          std::to_string(model.config.source_vocab_size));
+      }
+    }
     const auto tokenizer = nlohmann::json::parse(file.metadata("tokenizer"));
-    model.source_spm = read_bytes_tensor(file, tokenizer.at("source_spm").get<std::string>());
-    model.target_spm = read_bytes_tensor(file, tokenizer.at("target_spm").get<std::string>());
+    tokenizer_tensors = {tokenizer.at("source_spm").get<std::string>(), tokenizer.at("target_spm").get<std::string>()};
+    model.source_spm = read_bytes_tensor(file, tokenizer_tensors[0]);
+    model.target_spm = read_bytes_tensor(file, tokenizer_tensors[1]);
   } catch (const nlohmann::json::exception& e) {
-    fail_model_format(std::string("metadata 'vocab' or 'tokenizer' is malformed (") + e.what() + ")");
+    fail_model_format(std::string("metadata 'vocab', 'source_vocab' or 'tokenizer' is malformed (") + e.what() + ")");
   }
+  check_tensors(file, model.config, tokenizer_tensors);  // cpp/model/tensor_spec.json
   model.weights = TransformerWeights::load(file, model.config, bytes);
   return model;
 }

@@ -20,6 +20,9 @@ struct ModelFile {
   // [vocab_size] pieces, id = index; empty when the file has no `vocab`: the pieces are then those
   // of the target SentencePiece model, in its id order (every file export.py writes).
   std::vector<std::string> vocab;
+  // [source_vocab_size] source pieces, id = index (metadata `source_vocab`); empty when the file has
+  // none: the source side then reads `vocab`, or without it the source SentencePiece model's own ids.
+  std::vector<std::string> source_vocab;
 
   /// Parses the `size` bytes of a model file at `bytes`. int8 weights in the kernel layout are used
   /// in place and keep `bytes` alive; nothing else refers to it after parse. Raises Error(kModelFormat) for anything truncated,

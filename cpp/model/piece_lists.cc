@@ -20,16 +20,17 @@ void check_ids_in_vocabulary(const std::vector<int>& ids, int vocab_size, const 
   }
 }
 
-PieceLists PieceLists::load(const SafeTensors& file, const std::string& prefix, int vocab_size) {
+PieceLists PieceLists::load(const SafeTensors& file, const std::string& prefix, int source_vocab_size,
+                            int vocab_size) {
   PieceLists lists;
   lists.offsets = read_ids(file.tensor(prefix + ".offsets"), prefix + ".offsets");
   lists.targets = read_ids(file.tensor(prefix + ".targets"), prefix + ".targets");
   check_ids_in_vocabulary(lists.targets, vocab_size, prefix + ".targets");
   const std::vector<int>& o = lists.offsets;
-  if (static_cast<int>(o.size()) != vocab_size + 1 || o.front() != 0 || !std::is_sorted(o.begin(), o.end()) ||
+  if (static_cast<int>(o.size()) != source_vocab_size + 1 || o.front() != 0 || !std::is_sorted(o.begin(), o.end()) ||
       o.back() != static_cast<int>(lists.targets.size())) {
     fail_model_format(prefix + ".offsets must rise from 0 to the size of " + prefix +
-                      ".targets over vocab_size + 1 entries");
+                      ".targets over source_vocab_size + 1 entries");
   }
   return lists;
 }

@@ -1,6 +1,6 @@
 // Lists of target pieces per source piece, the compressed sparse row layout of a model file's
 // lexical tables (the output shortlist, model/shortlist.h; the alignment lexicon, model/lexicon.h).
-// Legend: V vocab_size, N entries.
+// Legend: V_src source_vocab_size, V vocab_size (the target's), N entries.
 #pragma once
 
 #include <string>
@@ -13,15 +13,15 @@ namespace crossattn {
 /// The ids of a 1-D I32 tensor; Error(kModelFormat) naming `name` for another dtype or rank.
 std::vector<int> read_ids(const TensorView& t, const std::string& name);
 
-/// PREFIX.offsets I32 [V + 1] and PREFIX.targets I32 [N]: source id s's targets are
+/// PREFIX.offsets I32 [V_src + 1] and PREFIX.targets I32 [N]: source id s's targets are
 /// targets[offsets[s] .. offsets[s + 1]).
 struct PieceLists {
   std::vector<int> offsets, targets;
 
   /// Reads the two tensors (the caller has checked that the file has them). Raises
   /// Error(kModelFormat) for another dtype or rank, offsets that do not rise from 0 to N over
-  /// vocab_size + 1 entries, or a target outside [0, vocab_size).
-  static PieceLists load(const SafeTensors& file, const std::string& prefix, int vocab_size);
+  /// source_vocab_size + 1 entries, or a target outside [0, vocab_size).
+  static PieceLists load(const SafeTensors& file, const std::string& prefix, int source_vocab_size, int vocab_size);
 };
 
 /// Raises Error(kModelFormat) naming `name` if an id lies outside [0, vocab_size).

@@ -141,6 +141,13 @@ const std::string& SafeTensors::metadata(const std::string& key) const {
   return it->second;
 }
 
+std::vector<std::string> SafeTensors::names() const {
+  std::vector<std::string> out;
+  out.reserve(tensors_.size());
+  for (const auto& entry : tensors_) out.push_back(entry.first);
+  return out;
+}
+
 const std::string* SafeTensors::find_metadata(const std::string& key) const {
   auto it = metadata_.find(key);
   return it == metadata_.end() ? nullptr : &it->second;

@@ -49,6 +49,8 @@ class SafeTensors {
   const TensorView& tensor(const std::string& name) const;
   /// The tensor called `name`, or nullptr if the file has none.
   const TensorView* find(const std::string& name) const;
+  /// The names of every tensor in the file, sorted.
+  std::vector<std::string> names() const;
   /// The "__metadata__" string called `key`; Error(kModelFormat) if it is missing.
   const std::string& metadata(const std::string& key) const;
   /// The "__metadata__" string called `key`, or nullptr if the file has none.

@@ -7,7 +7,7 @@
 
 namespace crossattn {
 
-LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int vocab_size) {
+LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int source_vocab_size, int vocab_size) {
   const TensorView* frequent = file.find("shortlist.frequent");
   const bool offsets = file.find("shortlist.offsets") != nullptr, targets = file.find("shortlist.targets") != nullptr;
   if (!frequent && !offsets && !targets) return {};
@@ -17,7 +17,7 @@ LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int vocab_size)
   LexicalShortlist s;
   s.frequent_ = read_ids(*frequent, "shortlist.frequent");
   check_ids_in_vocabulary(s.frequent_, vocab_size, "shortlist.frequent");
-  PieceLists lists = PieceLists::load(file, "shortlist", vocab_size);
+  PieceLists lists = PieceLists::load(file, "shortlist", source_vocab_size, vocab_size);
   s.offsets_ = std::move(lists.offsets);
   s.targets_ = std::move(lists.targets);
   return s;

@@ -9,6 +9,7 @@
 #include "kernels/ops.h"
 #include "layers/feed_forward.h"
 #include "layers/self_attention.h"
+#include "layers/ssru.h"
 #include "model/positions.h"
 
 namespace crossattn {
@@ -35,7 +36,7 @@ void DecoderWorkspace::reserve(int n, const ModelConfig& c) {
   rows = n;
   const size_t m = static_cast<size_t>(n);
   for (auto* buffer : {&x, &h, &q, &context}) buffer->resize(m * c.d_model);
-  qkv.resize(m * 3 * c.d_model);
+  qkv.resize(m * 3 * c.d_model);  // also the SSRU's gates [rows, 2D]
   hidden.resize(m * c.d_ff);
   probs.resize(static_cast<size_t>(c.n_heads) * c.max_positions);
   logits.resize(m * c.vocab_size);
@@ -47,10 +48,11 @@ Transformer::Transformer(ModelConfig config, TransformerWeights weights)
       weights_(std::move(weights)),
       sinusoids_(sinusoid_table(config_.max_positions, config_.d_model, config_.sinusoidal_layout)) {}
 
-void Transformer::check_ids(const int* ids, int n) const {
+void Transformer::check_ids(const int* ids, int n, int vocab_size, const char* side) {
   for (int i = 0; i < n; ++i) {
-    if (ids[i] < 0 || ids[i] >= config_.vocab_size) {
-      throw Error(ErrorCode::kInvalidInput, "token id " + std::to_string(ids[i]) + " is outside the vocabulary");
+    if (ids[i] < 0 || ids[i] >= vocab_size) {
+      throw Error(ErrorCode::kInvalidInput, "token id " + std::to_string(ids[i]) + " is outside the " + side +
+                                                " vocabulary of " + std::to_string(vocab_size) + " pieces");
     }
   }
 }
@@ -75,7 +77,7 @@ Matrix Transformer::encode(const std::vector<int>& src_ids) const {
     throw Error(ErrorCode::kInputTooLong, "the source has " + std::to_string(s_len) + " tokens; this model takes 1 to " +
                                               std::to_string(config_.max_positions));
   }
-  check_ids(src_ids.data(), s_len);
+  check_ids(src_ids.data(), s_len, config_.source_vocab_size, "source");
   std::vector<int> positions(s_len);
   for (int s = 0; s < s_len; ++s) positions[s] = s;
   Matrix x(s_len, d);  // [S, D]
@@ -103,7 +105,11 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
   state.src_len = static_cast<int>(encoder_out.rows());
   state.capacity = std::max(0, std::min(max_tgt_len, config_.max_positions));
   const size_t layers = weights_.decoder_layers.size(), row = 2 * static_cast<size_t>(config_.d_model);
-  state.self_kv.resize(layers * state.capacity * row);
+  if (config_.decoder_autoregression == DecoderAutoregression::kSsru) {
+    state.ssru_cell.assign(layers * config_.d_model, 0.0f);  // c_0 = 0 (layers/ssru.h)
+  } else {
+    state.self_kv.resize(layers * state.capacity * row);
+  }
   auto memory = std::make_shared<std::vector<float>>(layers * state.src_len * row);
   for (size_t l = 0; l < layers; ++l) {
     project_cross_attention_memory(encoder_out.data(), state.src_len, weights_.decoder_layers[l].cross_attention,
@@ -115,7 +121,9 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
 
 OutputShortlist Transformer::shortlist(const std::vector<const std::vector<int>*>& sources) const {
   if (!has_shortlist()) throw Error(ErrorCode::kInvalidInput, "this model file has no lexical shortlist");
-  for (const std::vector<int>* source : sources) check_ids(source->data(), static_cast<int>(source->size()));
+  for (const std::vector<int>* source : sources) {
+    check_ids(source->data(), static_cast<int>(source->size()), config_.source_vocab_size, "source");
+  }
   OutputShortlist s;
   s.ids = weights_.lexical_shortlist.candidates(sources, config_.eos_id);
   s.projection = weights_.output_projection.select_rows(s.ids);
@@ -125,7 +133,7 @@ OutputShortlist Transformer::shortlist(const std::vector<const std::vector<int>*
 void Transformer::decode(DecoderState* const* states, const int* ids, int m, DecoderWorkspace& ws,
                          const CrossAttentionProbe* probe, const OutputShortlist* shortlist) const {
   if (m > ws.rows) throw Error(ErrorCode::kInvalidInput, "the decoder workspace holds fewer rows than fed");
-  check_ids(ids, m);
+  check_ids(ids, m, config_.vocab_size, "target");
   // Positions: each state's next ones, in row order; checked against capacity before anything changes.
   for (int r = 0; r < m; ++r) {
     int earlier = 0;
@@ -142,8 +150,12 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
     const auto& layer = weights_.decoder_layers[l];
     const int li = static_cast<int>(l);
     residual(x, ws.h.data(), m, layer.self_attention_norm, config_, [&](const float* in) {
-      decoder_self_attention(in, m, layer.self_attention, h, states, ws.positions.data(), li, ws.qkv.data(),
-                             ws.context.data(), ws.probs.data(), x);
+      if (config_.decoder_autoregression == DecoderAutoregression::kSsru) {
+        ssru(in, m, layer.ssru, states, li, ws.qkv.data(), x);
+      } else {
+        decoder_self_attention(in, m, layer.self_attention, h, states, ws.positions.data(), li, ws.qkv.data(),
+                               ws.context.data(), ws.probs.data(), x);
+      }
     });
     residual(x, ws.h.data(), m, layer.cross_attention_norm, config_, [&](const float* in) {
       cross_attention(in, m, layer.cross_attention, h, states, li, ws.q.data(), ws.context.data(), ws.probs.data(),

@@ -37,9 +37,9 @@ class Transformer {
   const ModelConfig& config() const { return config_; }
   const TransformerWeights& weights() const { return weights_; }
 
-  /// Runs the encoder over src_ids [S] (token ids, each in [0, vocab_size)); returns encoder_out [S, D],
+  /// Runs the encoder over src_ids [S] (source ids, each in [0, source_vocab_size)); returns encoder_out [S, D],
   /// the final encoder output after the last layer norm when pre-norm. Raises Error(kInputTooLong)
-  /// for S = 0 or S > max_positions, Error(kInvalidInput) for an id outside the vocabulary.
+  /// for S = 0 or S > max_positions, Error(kInvalidInput) for an id outside the source vocabulary.
   Matrix encode(const std::vector<int>& src_ids) const;
 
   /// Whether the model file has a lexical shortlist (model/shortlist.h).
@@ -55,6 +55,7 @@ class Transformer {
 
   /// A decoder state for one sentence that can hold max_tgt_len target positions (at most
   /// max_positions): projects encoder_out [S, D] once into each layer's cross-attention keys and values.
+  /// An SSRU decoder's state holds each layer's cell state, zero, and no KV cache.
   DecoderState start(const Matrix& encoder_out, int max_tgt_len) const;
 
   /// Feeds ids[r] to *states[r] at that state's next position, for rows r = 0 .. m-1; rows of one
@@ -77,7 +78,8 @@ class Transformer {
               float* residual = nullptr) const;
 
  private:
-  void check_ids(const int* ids, int n) const;
+  // Raises Error(kInvalidInput) for an id outside [0, vocab_size) of the `side` ("source" or "target").
+  static void check_ids(const int* ids, int n, int vocab_size, const char* side);
   // x [n, D] = embedding rows of ids scaled (by sqrt(D) when embed_scale) + positions; with
   // zero_at_start, rows at position 0 are the position alone (config zero_decoder_start).
   void embed(const Embedding& table, const int* ids, const int* positions, int n, float* x,

@@ -152,7 +152,7 @@ RawLinear stack(const std::vector<RawLinear*>& parts) {
   if (in_place) s.weight.panels = parts.front()->weight.panels;
   for (RawLinear* p : parts) {
     if (p->weight.quantized() != parts.front()->weight.quantized()) {
-      fail_model_format("an attention block mixes int8 and floating-point projections");
+      fail_model_format("a fused projection mixes int8 and floating-point matrices");
     }
     if (!in_place && p->weight.panels) unpack_rows(p->weight);
     s.weight.out += p->weight.out;
@@ -191,6 +191,25 @@ CrossAttentionWeights read_cross_attention(const Source& src, const std::string&
   return {pack(q), pack(stack({&k, &v})), pack(read_linear(src, prefix + ".out_proj", d, d))};
 }
 
+// An SSRU block (layers/ssru.h): W [D, D] (no bias) and W_f [D, D] with b_f [D], fused into one
+// [2D, D] product.
+SsruWeights read_ssru(const Source& src, const std::string& prefix, int d) {
+  RawLinear candidate{read_matrix(src, prefix + ".weight", d, d), std::vector<float>(static_cast<size_t>(d), 0.0f)};
+  RawLinear forget{read_matrix(src, prefix + ".forget_weight", d, d), read_vector(src.file, prefix + ".forget_bias", d)};
+  return {pack(stack({&candidate, &forget}))};
+}
+
+// The masked self-attention or the SSRU of decoder layer `p`, as the config's decoder_autoregression
+// says (check_tensors, model/tensor_spec.h, has refused a file with the other block's tensors).
+void read_autoregression(const Source& src, const ModelConfig& c, const std::string& p, float q_scale,
+                         DecoderLayerWeights& layer) {
+  if (c.decoder_autoregression == DecoderAutoregression::kSsru) {
+    layer.ssru = read_ssru(src, p + ".ssru", c.d_model);
+  } else {
+    layer.self_attention = read_self_attention(src, p + ".self_attn", c.d_model, q_scale);
+  }
+}
+
 FeedForwardWeights read_ffn(const Source& src, const std::string& prefix, int d, int d_ff) {
   return {pack(read_linear(src, prefix + ".fc1", d, d_ff)), pack(read_linear(src, prefix + ".fc2", d_ff, d))};
 }
@@ -217,7 +236,7 @@ void Embedding::lookup(int id, float factor, float* out) const {
 TransformerWeights TransformerWeights::load(const SafeTensors& file, const ModelConfig& c, const FileBytes& bytes) {
   const Source src{file, bytes};
   TransformerWeights w;
-  const int d = c.d_model, v = c.vocab_size;
+  const int d = c.d_model, v = c.vocab_size, v_src = c.source_vocab_size;
   const float q_scale = 1.0f / std::sqrt(static_cast<float>(d / c.n_heads));
   const std::string src_name = c.shared_vocab ? "shared.weight" : "encoder.embed_tokens.weight";
   const std::string tgt_name = c.shared_vocab ? "shared.weight" : "decoder.embed_tokens.weight";
@@ -232,7 +251,7 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
   if (c.shared_vocab) {
     w.src_embed = to_embedding(std::move(tgt));
   } else {
-    w.src_embed = to_embedding(read_matrix(src, src_name, v, d));
+    w.src_embed = to_embedding(read_matrix(src, src_name, v_src, d));
     w.tgt_embed = to_embedding(std::move(tgt));
   }
   for (int i = 0; i < c.encoder_layers; ++i) {
@@ -243,18 +262,21 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
     const std::string p = "decoder.layers." + std::to_string(i);
-    w.decoder_layers.push_back({read_self_attention(src, p + ".self_attn", d, q_scale),
-                                read_layer_norm(file, p + ".self_attn_layer_norm", d),
-                                read_cross_attention(src, p + ".cross_attn", d, q_scale),
-                                read_layer_norm(file, p + ".cross_attn_layer_norm", d),
-                                read_ffn(src, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
+    DecoderLayerWeights layer;
+    read_autoregression(src, c, p, q_scale, layer);
+    layer.self_attention_norm = read_layer_norm(file, p + ".self_attn_layer_norm", d);
+    layer.cross_attention = read_cross_attention(src, p + ".cross_attn", d, q_scale);
+    layer.cross_attention_norm = read_layer_norm(file, p + ".cross_attn_layer_norm", d);
+    layer.ffn = read_ffn(src, p, d, c.d_ff);
+    layer.ffn_norm = read_layer_norm(file, p + ".final_layer_norm", d);
+    w.decoder_layers.push_back(std::move(layer));
   }
   if (c.pre_norm) {
     w.encoder_norm = read_layer_norm(file, "encoder.layer_norm", d);
     w.decoder_norm = read_layer_norm(file, "decoder.layer_norm", d);
   }
-  w.lexical_shortlist = LexicalShortlist::load(file, v);
-  w.alignment_lexicon = AlignmentLexicon::load(file, v);
+  w.lexical_shortlist = LexicalShortlist::load(file, v_src, v);
+  w.alignment_lexicon = AlignmentLexicon::load(file, v_src, v);
   return w;
 }
 

@@ -5,7 +5,8 @@
 // multiplied in place in the file's buffer, not copied. At load the query, key and value projections of
 // self-attention are fused into one [3D, D] product, cross-attention's key and value projections
 // into one [2D, D] product (in place too when the file stores their panels back to back, as
-// models/quantize.py writes them), and 1/sqrt(Dk) is folded into W_Q's scales and b_Q.
+// models/quantize.py writes them), an SSRU's W and W_f into one [2D, D] product, and 1/sqrt(Dk) is
+// folded into W_Q's scales and b_Q.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "layers/cross_attention.h"
 #include "layers/feed_forward.h"
 #include "layers/self_attention.h"
+#include "layers/ssru.h"
 #include "model/config.h"
 #include "model/safetensors.h"
 #include "model/lexicon.h"
@@ -38,8 +40,9 @@ struct EncoderLayerWeights {
 };
 
 struct DecoderLayerWeights {
-  SelfAttentionWeights self_attention;
-  LayerNorm self_attention_norm;
+  SelfAttentionWeights self_attention;  // empty for an SSRU decoder
+  SsruWeights ssru;                     // empty for a self-attention decoder
+  LayerNorm self_attention_norm;        // the autoregressive block's norm, SSRU or self-attention
   CrossAttentionWeights cross_attention;
   LayerNorm cross_attention_norm;
   FeedForwardWeights ffn;
@@ -70,7 +73,7 @@ class Embedding {
 };
 
 struct TransformerWeights {
-  Embedding src_embed;               // [vocab_size, D]
+  Embedding src_embed;               // [source_vocab_size, D]
   Embedding tgt_embed;               // [vocab_size, D]; empty when the vocabulary is shared
   PackedLinear output_projection;    // [D] -> [vocab_size]: lm_head or the tied target embedding,
                                      // with final_logits_bias as its bias when the config has one

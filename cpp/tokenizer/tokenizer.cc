@@ -106,17 +106,36 @@ bool is_valid_utf8(const std::string& text) {
   return true;
 }
 
+std::shared_ptr<const Tokenizer::Vocabulary> Tokenizer::make_vocabulary(
+    std::shared_ptr<const sentencepiece::SentencePieceProcessor> spm, std::vector<std::string> pieces) {
+  auto v = std::make_shared<Vocabulary>();
+  v->spm = std::move(spm);
+  v->pieces = std::move(pieces);
+  v->ids.reserve(v->pieces.size());
+  for (size_t i = 0; i < v->pieces.size(); ++i) {
+    if (!v->ids.emplace(v->pieces[i], static_cast<int>(i)).second) {
+      throw Error(ErrorCode::kModelFormat, "invalid model file: the vocabulary lists '" + v->pieces[i] + "' twice");
+    }
+  }
+  return v;
+}
+
 Tokenizer::Tokenizer(const std::string& source_spm, const std::string& target_spm, std::vector<std::string> vocab,
-                     int unk_id)
+                     int unk_id, std::vector<std::string> source_vocab, int source_unk_id)
     : source_(load_spm(source_spm, "source")),
       target_(target_spm == source_spm ? source_ : load_spm(target_spm, "target")),
-      vocab_(std::move(vocab)),
-      unk_id_(unk_id) {
-  piece_to_id_.reserve(vocab_.size());
-  for (size_t i = 0; i < vocab_.size(); ++i) {
-    if (!piece_to_id_.emplace(vocab_[i], static_cast<int>(i)).second) {
-      throw Error(ErrorCode::kModelFormat, "invalid model file: the vocabulary lists '" + vocab_[i] + "' twice");
-    }
+      unk_id_(unk_id),
+      source_unk_id_(source_unk_id < 0 ? unk_id : source_unk_id) {
+  // The source side's ids: source_vocab, else vocab, else the source model's own (the contract of
+  // docs/model-format.md); the two sides share one table whenever they read the same numbering.
+  const bool own_ids = source_vocab.empty() && vocab.empty();
+  target_vocab_ = make_vocabulary(target_, std::move(vocab));
+  if (!source_vocab.empty()) {
+    source_vocab_ = make_vocabulary(source_, std::move(source_vocab));
+  } else if (!own_ids || source_ == target_) {
+    source_vocab_ = target_vocab_;
+  } else {
+    source_vocab_ = make_vocabulary(source_, {});
   }
 }
 
@@ -147,28 +166,32 @@ Encoding Tokenizer::encode(const std::string& text, Side side) const {
   return out;
 }
 
-std::vector<int> Tokenizer::to_ids(const std::vector<std::string>& pieces) const {
+std::vector<int> Tokenizer::to_ids(const std::vector<std::string>& pieces, Side side) const {
+  const Vocabulary& v = vocabulary(side);
+  const int unk_id = side == Side::kSource ? source_unk_id_ : unk_id_;
   std::vector<int> ids;
   ids.reserve(pieces.size());
   for (const auto& p : pieces) {
-    if (vocab_.empty()) {
-      const int id = target_->PieceToId(p);  // SentencePiece's unk for a piece it lacks
-      ids.push_back(id == target_->unk_id() && p != target_->IdToPiece(id) ? unk_id_ : id);
+    if (v.pieces.empty()) {
+      const int id = v.spm->PieceToId(p);  // SentencePiece's unk for a piece it lacks
+      ids.push_back(id == v.spm->unk_id() && p != v.spm->IdToPiece(id) ? unk_id : id);
       continue;
     }
-    auto it = piece_to_id_.find(p);
-    ids.push_back(it == piece_to_id_.end() ? unk_id_ : it->second);
+    auto it = v.ids.find(p);
+    ids.push_back(it == v.ids.end() ? unk_id : it->second);
   }
   return ids;
 }
 
-int Tokenizer::vocab_size() const {
-  return vocab_.empty() ? target_->GetPieceSize() : static_cast<int>(vocab_.size());
+int Tokenizer::vocab_size(Side side) const {
+  const Vocabulary& v = vocabulary(side);
+  return v.pieces.empty() ? v.spm->GetPieceSize() : static_cast<int>(v.pieces.size());
 }
 
-const std::string& Tokenizer::piece(int id) const {
-  if (id < 0 || id >= vocab_size()) throw Error(ErrorCode::kInvalidInput, "token id out of range");
-  return vocab_.empty() ? target_->IdToPiece(id) : vocab_[static_cast<size_t>(id)];
+const std::string& Tokenizer::piece(int id, Side side) const {
+  if (id < 0 || id >= vocab_size(side)) throw Error(ErrorCode::kInvalidInput, "token id out of range");
+  const Vocabulary& v = vocabulary(side);
+  return v.pieces.empty() ? v.spm->IdToPiece(id) : v.pieces[static_cast<size_t>(id)];
 }
 
 std::string Tokenizer::decode_pieces(const std::vector<std::string>& pieces) const {

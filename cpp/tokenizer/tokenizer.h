@@ -28,11 +28,14 @@ enum class Side { kSource, kTarget };
 class Tokenizer {
  public:
   /// source_spm / target_spm: serialized SentencePiece models (the bytes of a .model file);
-  /// vocab: the model's pieces, id = index, or empty for the target model's own pieces and ids
-  /// (no copy of them: SentencePiece's tables serve both lookups). Raises Error(kTokenizer) if
-  /// SentencePiece rejects a model, Error(kModelFormat) if the vocabulary has duplicate pieces.
+  /// vocab: the target pieces, id = index, or empty for the target model's own pieces and ids
+  /// (no copy of them: SentencePiece's tables serve both lookups); source_vocab: the source pieces,
+  /// or empty. The source side numbers its pieces by source_vocab, else by vocab, else by the
+  /// source model's own ids (docs/model-format.md, "Vocabularies"). unk_id / source_unk_id: the id
+  /// of a piece the side's vocabulary lacks (source_unk_id -1: unk_id). Raises Error(kTokenizer)
+  /// if SentencePiece rejects a model, Error(kModelFormat) if a vocabulary has duplicate pieces.
   Tokenizer(const std::string& source_spm, const std::string& target_spm, std::vector<std::string> vocab,
-            int unk_id);
+            int unk_id, std::vector<std::string> source_vocab = {}, int source_unk_id = -1);
   ~Tokenizer();
   Tokenizer(Tokenizer&&) noexcept;
 
@@ -40,22 +43,33 @@ class Tokenizer {
   /// offsets SentencePiece keeps into the original text. Raises Error(kInvalidInput) if text is not
   /// UTF-8, Error(kTokenizer) if SentencePiece fails.
   Encoding encode(const std::string& text, Side side) const;
-  /// Ids of pieces under the vocabulary; a piece it lacks becomes unk_id.
-  std::vector<int> to_ids(const std::vector<std::string>& pieces) const;
-  /// The piece of an id, e.g. "▁Hund"; Error(kInvalidInput) if out of range.
-  const std::string& piece(int id) const;
+  /// Ids of pieces under the side's vocabulary; a piece it lacks becomes that side's unk id.
+  std::vector<int> to_ids(const std::vector<std::string>& pieces, Side side = Side::kTarget) const;
+  /// The piece of an id of the side, e.g. "▁Hund"; Error(kInvalidInput) if out of range.
+  const std::string& piece(int id, Side side = Side::kTarget) const;
   /// Detokenized text of target pieces (special pieces such as </s> must be removed first).
   std::string decode_pieces(const std::vector<std::string>& pieces) const;
 
-  int vocab_size() const;
+  /// The number of pieces of the side's vocabulary.
+  int vocab_size(Side side = Side::kTarget) const;
 
  private:
+  /// One side's piece <-> id table: a vocabulary's pieces, or (pieces empty) the SentencePiece
+  /// model's own.
+  struct Vocabulary {
+    std::shared_ptr<const sentencepiece::SentencePieceProcessor> spm;
+    std::vector<std::string> pieces;
+    std::unordered_map<std::string, int> ids;  // of pieces
+  };
+  static std::shared_ptr<const Vocabulary> make_vocabulary(
+      std::shared_ptr<const sentencepiece::SentencePieceProcessor> spm, std::vector<std::string> pieces);
+  const Vocabulary& vocabulary(Side side) const { return side == Side::kSource ? *source_vocab_ : *target_vocab_; }
+
   // One processor for both sides when the file holds one joint model (loading one costs ~40% of a
-  // model's load time).
+  // model's load time), and one table for both sides when they share a vocabulary.
   std::shared_ptr<const sentencepiece::SentencePieceProcessor> source_, target_;
-  std::vector<std::string> vocab_;                     // empty: target_'s pieces
-  std::unordered_map<std::string, int> piece_to_id_;  // of vocab_
-  int unk_id_;
+  std::shared_ptr<const Vocabulary> source_vocab_, target_vocab_;
+  int unk_id_, source_unk_id_;
 };
 
 /// The whitespace-separated words of `text` (ASCII whitespace).

@@ -32,7 +32,7 @@ Transformer positional_copy_model() {
   c.d_ff = d;
   c.layer_norm_eps = 1e-6f;
   c.max_positions = 64;
-  c.vocab_size = v;
+  c.vocab_size = c.source_vocab_size = v;
   const std::vector<float> zeros(d * d * 2, 0.0f), zero_bias(2 * d, 0.0f), ones(d, 1.0f);
   std::vector<float> identity(d * d, 0.0f), kv(2 * d * d, 0.0f);  // kv: keys = identity, values = 0
   for (int i = 0; i < d; ++i) identity[i * d + i] = kv[i * d + i] = 1.0f;

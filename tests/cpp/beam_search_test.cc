@@ -37,7 +37,7 @@ Transformer random_model(unsigned seed) {
   c.n_heads = 2;
   c.d_ff = f;
   c.max_positions = 16;
-  c.vocab_size = v;
+  c.vocab_size = c.source_vocab_size = v;
   const LayerNorm norm{std::vector<float>(d, 1.0f), std::vector<float>(d, 0.0f)};
   TransformerWeights w;
   w.src_embed = Embedding(random(v * d), d);
