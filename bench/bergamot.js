@@ -25,8 +25,17 @@ const GEMM_TO_FALLBACK = {
   int8_select_columns_of_b: 'int8SelectColumnsOfBFallback',
 };
 
-/** The Bergamot wasm module, instantiated once per process (the glue sets a global `Module`). */
-async function bergamotModule() {
+let bergamotInstance;
+/**
+ * The Bergamot wasm module and its one BlockingService, made once per process: the glue sets a global
+ * `Module` (a second evaluation never initializes), and a second BlockingService throws.
+ */
+function bergamotModule() {
+  bergamotInstance ??= instantiateBergamot().then((Module) => ({ Module, service: new Module.BlockingService({ cacheSize: 0 }) }));
+  return bergamotInstance;
+}
+
+async function instantiateBergamot() {
   const dir = path.dirname(require.resolve('@browsermt/bergamot-translator/package.json'));
   const wasmBinary = readFileSync(path.join(dir, 'worker/bergamot-translator-worker.wasm'));
   const glue = readFileSync(path.join(dir, 'worker/bergamot-translator-worker.js'), 'utf8');
@@ -54,27 +63,34 @@ async function bergamotModule() {
  * @param {string} dir the export's folder
  * @param {string} gemm Marian's gemm-precision: 'float32', or 'int8shiftAll' (int8 products with the
  *   per-matrix scales of an intgemm8 export, or quantized at load from float32)
+ * @param {{options?: string[], shortlist?: string}} [extra] more Marian/Bergamot options as YAML lines,
+ *   replacing those set here (e.g. 'ssplit-mode: sentence': one sentence per call, where the default
+ *   splits a line into its sentences), and a binary lexical shortlist file (lex.*.s2t.bin) to load
  * @returns {Promise<{translate: (line: string) => string, loadMs: number}>} greedy translation of one
- *   sentence (beam 1, at most 2 S + 10 tokens, as ours), and the load time (ms) without the wasm compile
+ *   line (beam 1, at most max-length-factor × S tokens for S source tokens with </s>: beam_search.cpp:496-505),
+ *   and the load time (ms) without the wasm compile
  */
-export async function loadBergamot(dir, gemm) {
-  const Module = await bergamotModule();
+export async function loadBergamot(dir, gemm, extra = {}) {
+  const { Module, service } = await bergamotModule();
   const aligned = (bytes, alignment) => {
     const memory = new Module.AlignedMemory(bytes.byteLength, alignment);
     memory.getByteArrayView().set(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     return memory;
   };
   // Options as the package's worker sets them (translator-worker.js), greedy, no shortlist.
+  const key = (line) => line.split(':')[0].trim();
+  const overridden = new Set((extra.options ?? []).map(key));
   const config = ['beam-size: 1', 'normalize: 1.0', 'word-penalty: 0', 'max-length-break: 512', 'mini-batch-words: 1024',
                   'workspace: 128', 'max-length-factor: 2.0', 'skip-cost: true', 'cpu-threads: 0', 'quiet: true',
-                  'quiet-translation: true', `gemm-precision: ${gemm}`].join('\n');
+                  'quiet-translation: true', `gemm-precision: ${gemm}`]
+    .filter((line) => !overridden.has(key(line))).concat(extra.options ?? []).join('\n');
   const start = performance.now();
   const model = aligned(readFileSync(path.join(dir, 'model.bin')), 256);  // Marian refuses a model not 256-byte aligned
   const vocabs = new Module.AlignedMemoryList();
   vocabs.push_back(aligned(readFileSync(path.join(dir, 'vocab.spm')), 64));  // one entry: shared vocabulary
-  const shortlist = new Module.AlignedMemory(0, 64);  // empty: the full output layer, as ours
+  const shortlist = extra.shortlist ? aligned(readFileSync(extra.shortlist), 64)
+    : new Module.AlignedMemory(0, 64);  // empty: the full output layer, as ours
   const translationModel = new Module.TranslationModel(config, model, shortlist, vocabs, null);
-  const service = new Module.BlockingService({ cacheSize: 0 });
   const loadMs = performance.now() - start;
 
   function translate(line) {

@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Export a crossattn model file to Marian's binary model format, for the Bergamot peer of `npm run bench`
-(bench/bergamot.js): model.bin (with its special:model.yml), vocab.spm (our SentencePiece model) and
-differences.json (what makes Marian compute another function than ours on this model; [] when none).
+"""Export a crossattn model file to Marian's model formats, for the Bergamot peer of `npm run bench`
+(bench/bergamot.js) and the Marian converter's parity test (tests/js/convert-marian.test.js):
+model.bin (Marian's binary format, with its special:model.yml), model.yml beside it, vocab.spm (our
+SentencePiece model), differences.json (what makes Marian compute another function than ours on this
+model; [] when none), and with --npz also model.npz (numpy's format, as Marian's trainer saves it).
 
   /usr/bin/python3 bench/export_marian.py --model models/multi30k-en-de/multi30k-en-de.crossattn --out build/bench/marian
   /usr/bin/python3 bench/export_marian.py ... --gemm-type intgemm8     # int8 as marian-conv writes it
+  /usr/bin/python3 bench/export_marian.py ... --npz                    # also model.npz (float32)
+  /usr/bin/python3 bench/export_marian.py ... --ssru                   # an SSRU decoder (below)
 
 Marian 'transformer' as in browsermt/marian-dev e88c1aa (the commit inside @browsermt/bergamot-translator
 0.4.9); the sources read are in docs/bergamot.md:
   parameter names  src/models/transformer.h (MultiHead: <prefix>_W{q,k,v,o}, _b{q,k,v,o}; LayerFFN:
                    <prefix>_W1,_b1,_W2,_b2; layer norms <prefix>_ln_scale[_pre], _ln_bias[_pre])
   binary layout    src/common/binary.cpp (saveItems / loadItems); only this format loads from memory
+  npz layout       one <name>.npy per item (src/common/io.cpp, cnpy), special:model.yml as int8 bytes
   W layout         Marian computes x @ W (W is [in, out]); ours is y = x W^T (W is [out, in]): transposed.
 Our interleaved sinusoid layout is matched by permuting the residual dimensions. Marian computes the same
 function as our engine only for a model trained with its conventions (post-norm, sinusoidal_layout
@@ -22,6 +27,17 @@ frequencies and layer-norm epsilon differ: docs/bergamot.md).
 (src/tensors/cpu/expression_graph_packable.h:190-235): Type::intgemm8, the matrix transposed to [out, in],
 int8 = round(W * 127/max|W|) (one scale per matrix), followed by that float32 scale; an int8 crossattn file
 (per-row scales) is dequantized first and requantized per matrix.
+
+--ssru writes a decoder of Bergamot's tiny students' kind (transformer-decoder-autoreg: rnn, dec-cell: ssru;
+src/rnn/cells.h class SSRU, src/models/transformer.h DecoderLayerRNN): the model's encoder, cross-attention
+and feed-forward weights, and in place of each decoder self-attention an SSRU with random weights
+(--ssru-seed; W, Wf ~ N(0, 1/D), bf = 0) whose post-norm keeps the self-attention block's layer norm.
+The model is not trained with it, so its translations are poor, but they still follow the source through
+cross-attention, and the SSRU's state carries each target prefix into every step: a function both
+engines must compute alike (model.yml's version says "--ssru (random SSRU weights)"). A model file whose config has decoder_autoregression "ssru" (such as
+`crossattn convert`'s output of a Marian SSRU model) is exported with its own SSRU weights instead
+(decoder.layers.i.ssru.{weight,forget_weight,forget_bias} -> decoder_l{i+1}_rnn_{W,Wf,bf}, transposed back
+to Marian's [in, out]), so that Bergamot runs exactly the file's weights; --ssru refuses such a file.
 """
 import argparse
 import json
@@ -66,6 +82,16 @@ def write_marian_bin(path, items):
             f.write(b)
 
 
+def write_npz(path, items):
+    """items as for write_marian_bin, float32 and the int8 model.yml only: one <name>.npy per item, as
+    Marian's trainer saves model.npz (src/common/io.cpp saveItemsNpz, cnpy)."""
+    arrays = {}
+    for name, typ, shape, data in items:
+        dtype = {TYPE_FLOAT32: "<f4", TYPE_INT8: "i1"}[typ]
+        arrays[name] = np.frombuffer(data, dtype=dtype)[:int(np.prod(shape))].reshape(shape)
+    np.savez(path, **arrays)
+
+
 def residual_permutation(d, layout):
     """perm[m] = our dimension that becomes Marian dimension m: Marian's sinusoid puts the sines in the
     first half of the dimensions and the cosines in the second (src/graph/node_initializers.cpp:215-234)."""
@@ -81,7 +107,12 @@ def main():
     ap.add_argument("--model", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--gemm-type", choices=["float32", "intgemm8"], default="float32")
+    ap.add_argument("--npz", action="store_true", help="also write model.npz (float32 only)")
+    ap.add_argument("--ssru", action="store_true", help="SSRU decoder layers with random weights in place of self-attention")
+    ap.add_argument("--ssru-seed", type=int, default=20261127)
     args = ap.parse_args()
+    if args.npz and args.gemm_type != "float32":
+        sys.exit("--npz writes float32 only (marian-conv writes intgemm8 to .bin)")
     os.makedirs(args.out, exist_ok=True)
 
     tensors, metadata = read_safetensors(args.model)
@@ -91,7 +122,13 @@ def main():
         if c[key] != want:
             sys.exit(f"unsupported config: {key}={c[key]!r} (this prototype handles {want!r})")
     d, v = c["d_model"], c["vocab_size"]
+    ssru_file = c.get("decoder_autoregression", "self-attention") == "ssru"
+    if ssru_file and args.ssru:
+        sys.exit(f"{args.model}: config.decoder_autoregression: the model has its own SSRU weights; --ssru adds random ones to a self-attention model")
+    ssru = args.ssru or ssru_file
     pre = c["layer_norm"] == "pre"
+    if args.ssru and pre:  # pre-norm SSRU normalizes <prefix>_ln_*_pre before the cell (transformer.h:519): not written here
+        sys.exit("--ssru writes post-norm models only")
     differences = [what for what, differs in [
         ("pre-norm (Marian's keys and values skip the layer norm)", pre),
         ("the decoder starts from a token's embedding, Marian's from a zero vector",
@@ -153,10 +190,29 @@ def main():
         ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
         ffn(f"{mp}_ffn", ours)
         ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
+    generator = torch.Generator().manual_seed(args.ssru_seed)
+
+    def random_ssru(mp):  # --ssru on a self-attention model: W, Wf ~ N(0, 1/D), bf = 0
+        add(f"{mp}_rnn_W", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
+        add(f"{mp}_rnn_Wf", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
+        add(f"{mp}_rnn_bf", torch.zeros(d))
+
+    def own_ssru(mp, ours):  # the file's SSRU: ours [out, in] -> Marian [in, out] (both sides the residual stream)
+        add(f"{mp}_rnn_W", read_res(T(f"{ours}.ssru.weight"))[:, perm], matrix=True)
+        add(f"{mp}_rnn_Wf", read_res(T(f"{ours}.ssru.forget_weight"))[:, perm], matrix=True)
+        add(f"{mp}_rnn_bf", T(f"{ours}.ssru.forget_bias")[perm])
+
     for i in range(c["decoder_layers"]):
         mp, ours = f"decoder_l{i + 1}", f"decoder.layers.{i}"
-        attention(f"{mp}_self", f"{ours}.self_attn")
-        ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
+        if ssru:  # cells.h:1006-1011: <prefix>_W, _Wf [dimInput, dimInput], _bf [1, dimInput]; post-norm <prefix>_ffn_ln_*
+            if ssru_file:
+                own_ssru(mp, ours)
+            else:
+                random_ssru(mp)
+            ln(f"{mp}_rnn_ffn", f"{ours}.self_attn_layer_norm", sfx)
+        else:
+            attention(f"{mp}_self", f"{ours}.self_attn")
+            ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
         attention(f"{mp}_context", f"{ours}.cross_attn")
         ln(f"{mp}_context_Wo", f"{ours}.cross_attn_layer_norm", sfx)
         ffn(f"{mp}_ffn", ours)
@@ -183,7 +239,7 @@ def main():
         "transformer-postprocess": "da" if pre else "dan",
         "transformer-postprocess-emb": "d",
         "transformer-postprocess-top": "n" if pre else "",
-        "transformer-decoder-autoreg": "self-attention",
+        "transformer-decoder-autoreg": "rnn" if ssru else "self-attention",
         "transformer-no-projection": False,
         "transformer-train-position-embeddings": False,
         "transformer-tied-layers": [],
@@ -197,7 +253,7 @@ def main():
         "layer-normalization": False,
         "enc-type": "bidirectional",
         "enc-cell": "gru",
-        "dec-cell": "gru",
+        "dec-cell": "ssru" if ssru else "gru",
         "dim-rnn": 1024,
         "enc-cell-depth": 1,
         "dec-cell-base-depth": 2,
@@ -205,7 +261,7 @@ def main():
         "input-types": [],
         "lemma-dim-emb": 0,
         "ulr": False,
-        "version": "crossattn bench/export_marian.py",
+        "version": "crossattn bench/export_marian.py" + (" --ssru (random SSRU weights)" if args.ssru else ""),
     }
 
     def y(val):
@@ -221,6 +277,8 @@ def main():
     # addMetaToItems (src/common/io.cpp:71): Type::int8, shape [len+1], NUL-terminated
     items.insert(0, ("special:model.yml", TYPE_INT8, [len(yml_text) + 1], yml_text.encode() + b"\0"))
     write_marian_bin(os.path.join(args.out, "model.bin"), items)
+    if args.npz:
+        write_npz(os.path.join(args.out, "model.npz"), items)
     with open(os.path.join(args.out, "model.yml"), "w") as f:
         f.write(yml_text)
     tok = json.loads(metadata["tokenizer"])

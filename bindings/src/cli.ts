@@ -12,7 +12,8 @@
  * WebAssembly engine; a line may hold several sentences (splitSentences cuts it, the sentences
  * translate as one batch and are joined again; with --json or --n-best a line is one sentence).
  * With --json each line is the full result (tokens, log-probability, cross-attention
- * [layers][heads][T][S], the n-best list). --beam-size N > 1 decodes with beam search (greedy by
+ * [layers][heads][T][S], the n-best list) and `model`, the model's name, direction and provenance
+ * (Translator.info). --beam-size N > 1 decodes with beam search (greedy by
  * default), --sample draws each token at random; with --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
  * "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0. Reading a terminal, it says so on
  * stderr; with stderr a terminal and stdin not, it shows how many lines are done. With --html,
@@ -55,6 +56,7 @@ const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
 const COMMANDS = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [OPTIONS] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE | --one-direction] [OPTIONS]
+       crossattn convert INPUT -o OUTPUT.crossattn [--name NAME] [--from L --to L]   (crossattn convert --help)
        crossattn --version | --help
 
 translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1);
@@ -276,6 +278,10 @@ async function loadModel(model: string): Promise<Translator> {
 
 async function main() {
   checkNode();
+  if (process.argv[2] === 'convert') {  // its own options; loads no engine
+    const { runConvert } = await import('./convert/command.js');
+    return runConvert(process.argv.slice(3), PACKAGE.version);
+  }
   const specs = await optionSpecs();
   const options = parse(process.argv.slice(2), specs);
   const translator = await loadModel(options.model ?? catalogModel(options.from, options.to));
@@ -299,7 +305,7 @@ async function main() {
     failures = await each([options.text ?? readFileSync(0, 'utf8').replace(/\r?\n$/, '')], async (html) => {
       const r = await translator.translate(html, { ...options.search, html: true, attention: false });
       const sentences = r.sentences.map((s) => ({ text: s.text, confidence: s.confidence, links: s.alignment?.links }));
-      return options.json ? JSON.stringify({ text: r.text, confidence: r.confidence, sentences }) : r.text;
+      return options.json ? JSON.stringify({ text: r.text, confidence: r.confidence, sentences, model: translator.info }) : r.text;
     });
   } else {
     if (options.text === undefined && process.stdin.isTTY) {
@@ -321,7 +327,8 @@ async function main() {
         return r.hypotheses.map((h) => `${n} ||| ${h.text} ||| ${h.logProb} ||| ${h.score}`).join('\n');
       }
       if (!options.json) return r.text;
-      return JSON.stringify({ ...r, crossAttention: r.crossAttention?.map((l) => l.map((h) => h.map((row) => Array.from(row)))) });
+      return JSON.stringify({ ...r, crossAttention: r.crossAttention?.map((l) => l.map((h) => h.map((row) => Array.from(row)))),
+                             model: translator.info });
     });
   }
   translator.dispose();

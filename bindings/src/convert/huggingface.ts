@@ -1,0 +1,124 @@
+/**
+ * Hugging Face MarianMT folder (OPUS-MT, e.g. Helsinki-NLP/opus-mt-en-de) -> crossattn model.
+ *
+ * Files read: config.json (MarianConfig), model.safetensors (F32, F16 or BF16), vocab.json (the
+ * source vocabulary, and the target one unless share_encoder_decoder_embeddings is false, when
+ * target_vocab.json is), source.spm and target.spm (SentencePiece models that cut text into pieces;
+ * vocab.json numbers the pieces: transformers tokenization_marian.py MarianTokenizer). The tensors
+ * keep their values and dtype (BF16 widened to F32) under our names (marian-hf-weights.ts); the
+ * function is MarianMTModel's (marian-hf-config.ts).
+ *
+ * Marian's target-language tokens (`>>fra<<`, in multi-target models' vocab.json) stay in the
+ * vocabulary and are added to the source SentencePiece model as user-defined pieces, so that a text
+ * typed as `>>fra<< Hello` reaches the encoder with the token, as MarianTokenizer sends it.
+ * The SentencePiece models get an empty unk_surface, so that a generated <unk> vanishes from the text
+ * as MarianTokenizer.decode(skip_special_tokens=True) drops it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConvertError } from './convert-error.js';
+import { readBytes, readJson, sameTensor } from './files.js';
+import { crossattnConfig, identify, readMarianConfig, type MarianConfigJson } from './marian-hf-config.js';
+import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR, readVocabJson } from './marian-hf-weights.js';
+import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
+import { readSafetensors } from './safetensors.js';
+import { readSentencePieceVocab } from './sentencepiece-pieces.js';
+import { withEmptyUnkSurface, withUserDefinedPieces } from './sentencepiece-model.js';
+
+/** The command that rewrites a pytorch_model.bin-only folder with model.safetensors, where Python transformers is installed. */
+export const TO_SAFETENSORS = `python3 -c "import sys; from transformers import MarianMTModel; ` +
+  `MarianMTModel.from_pretrained(sys.argv[1]).save_pretrained(sys.argv[1], safe_serialization=True)" FOLDER`;
+
+/** Picks and renames the embeddings, output layer and bias; returns whether the output layer is tied. */
+function embeddings(hf: Map<string, Tensor>, shared: boolean, file: string, out: Map<string, Tensor>): boolean {
+  const take = (...names: string[]) => {
+    const name = names.find((n) => hf.has(n));
+    if (!name) throw new ConvertError(file, names[0], 'missing: MarianMTModel has it');
+    const t = hf.get(name)!;
+    names.forEach((n) => hf.delete(n));
+    return t;
+  };
+  let decoderEmbedding: Tensor;
+  if (shared) {
+    decoderEmbedding = take('model.shared.weight', 'model.encoder.embed_tokens.weight', 'model.decoder.embed_tokens.weight');
+    out.set('shared.weight', decoderEmbedding);
+  } else {
+    hf.delete('model.shared.weight');
+    out.set('encoder.embed_tokens.weight', take('model.encoder.embed_tokens.weight'));
+    decoderEmbedding = take('model.decoder.embed_tokens.weight');
+    out.set('decoder.embed_tokens.weight', decoderEmbedding);
+  }
+  const bias = take('final_logits_bias');
+  out.set('final_logits_bias', { ...bias, shape: [bias.data.length] });
+  const lmHead = hf.get('lm_head.weight');
+  hf.delete('lm_head.weight');
+  if (!lmHead || sameTensor(lmHead, decoderEmbedding)) return true;
+  out.set('lm_head.weight', lmHead);
+  return false;
+}
+
+/** Our tensors from HF's state dict; every tensor must be used. */
+function tensorsOf(hf: Map<string, Tensor>, c: ReturnType<typeof readMarianConfig>, file: string): { tensors: Map<string, Tensor>; tied: boolean } {
+  const tensors = new Map<string, Tensor>();
+  const shared = c.share_encoder_decoder_embeddings !== false;
+  const tied = embeddings(hf, shared, file, tensors);
+  if (tied && c.tie_word_embeddings === false) throw new ConvertError(file, 'lm_head.weight', 'missing, and tie_word_embeddings is false');
+  for (const side of ['encoder', 'decoder']) {
+    const name = `model.${side}.embed_positions.weight`;
+    const table = hf.get(name);
+    if (table) checkSinusoids(table, c.max_position_embeddings, c.d_model, file, name, 1e-3);
+    hf.delete(name);
+  }
+  for (const [name, t] of hf) {
+    if (!LAYER_TENSOR.test(name)) throw new ConvertError(file, name, 'a tensor MarianMTModel does not have; crossattn does not know what it computes');
+    tensors.set(crossattnName(name), t);
+  }
+  return { tensors, tied };
+}
+
+/** Each embedding has one row per piece of its vocabulary. */
+function checkRows(tensors: Map<string, Tensor>, pairs: [string, string[], string][], file: string): void {
+  for (const [name, vocab, vocabFile] of pairs) {
+    const rows = tensors.get(name)!.shape[0];
+    if (rows !== vocab.length) throw new ConvertError(file, `model.${name}`, `has ${rows} rows, ${vocabFile} lists ${vocab.length} pieces`);
+  }
+}
+
+/**
+ * Converts the MarianMT folder at `folder`.
+ * @throws ConvertError naming the file and field: a missing file (pytorch_model.bin alone: with the
+ *   command that writes model.safetensors), another model_type or architecture, vocabulary sizes that
+ *   disagree with config.json or the weights, a tensor MarianMTModel lacks or one that is missing.
+ */
+export async function convertHuggingFace(folder: string, options: ConvertOptions): Promise<ConvertedModel> {
+  const configPath = join(folder, 'config.json');
+  const c = readMarianConfig(readJson<MarianConfigJson>(configPath, 'config'), configPath);
+  const weightsPath = join(folder, 'model.safetensors');
+  if (!existsSync(weightsPath)) {
+    const hint = existsSync(join(folder, 'pytorch_model.bin'))
+      ? `missing: the folder has only pytorch_model.bin, which crossattn does not read (a Python pickle); write model.safetensors with ${TO_SAFETENSORS}`
+      : 'missing: the folder needs it';
+    throw new ConvertError(weightsPath, 'file', hint);
+  }
+  const shared = c.share_encoder_decoder_embeddings !== false;
+  const vocab = readVocabJson(join(folder, 'vocab.json'));
+  const targetVocab = shared ? vocab : readVocabJson(join(folder, 'target_vocab.json'));
+  const { tensors, tied } = tensorsOf(readSafetensors(weightsPath).tensors, c, weightsPath);
+  checkRows(tensors, shared ? [['shared.weight', vocab, 'vocab.json']] : [['encoder.embed_tokens.weight', vocab, 'vocab.json'],
+    ['decoder.embed_tokens.weight', targetVocab, 'target_vocab.json']], weightsPath);
+  const tokenizerConfigPath = join(folder, 'tokenizer_config.json');
+  const ident = identify(folder, options, existsSync(tokenizerConfigPath) ? readJson(tokenizerConfigPath, 'tokenizer_config') : {}, 'huggingface-marian');
+  const config = crossattnConfig(c, { targetVocab, sourceVocab: shared ? undefined : vocab, tied }, configPath, ident);
+  const sourceSpmPath = join(folder, 'source.spm'), targetSpmPath = join(folder, 'target.spm');
+  const sourceSpm = readBytes(sourceSpmPath), targetSpm = readBytes(targetSpmPath);
+  const known = readSentencePieceVocab(sourceSpm, sourceSpmPath);
+  readSentencePieceVocab(targetSpm, targetSpmPath);
+  const tags = languageTokens(vocab).filter((p) => known.id(p) === undefined);
+  return {
+    config, tensors,
+    sourceSpm: withUserDefinedPieces(withEmptyUnkSurface(sourceSpm), tags), targetSpm: withEmptyUnkSurface(targetSpm),
+    vocab: targetVocab, sourceVocab: shared ? undefined : vocab,
+    provenance: ident.provenance,
+    metadata: tags.length ? { language_tokens: JSON.stringify(tags) } : undefined,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * Marian's parameters (browsermt/marian-dev e88c1aa src/models/transformer.h) as the model file's
+ * tensors (docs/model-format.md). Marian computes `x @ W` with W stored [in, out]; ours is
+ * `x Wᵀ` with W [out, in], so a float32 W is transposed. An intgemm8 matrix, as marian-conv writes
+ * it (src/tensors/cpu/expression_graph_packable.h:190-235), is already transposed to [out, in]
+ * (all `*_W?` matrices but `Wemb`), int8 = round(W · quantMult) with quantMult = 127 / max|W| over
+ * the whole matrix, followed by that float32 quantMult: it becomes our I8 [out, in] with every row's
+ * scale 1 / quantMult, the int8 values unchanged.
+ */
+import { ConvertError } from './convert-error.js';
+import { MarianType, type MarianItem } from './marian-binary.js';
+import type { MarianArchitecture } from './marian-config.js';
+import type { Tensor } from './model-file.js';
+
+/** How one Marian parameter becomes one of ours. */
+type Role = 'W' | 'Wt' | 'emb' | 'vector';
+
+/** [Marian name, our name, role, our shape] for every parameter the architecture calls for. */
+type Mapping = [string, string, Role, number[]];
+
+function attention(marian: string, ours: string, d: number): Mapping[] {
+  return [
+    ...['q', 'k', 'v'].flatMap((x): Mapping[] => [
+      [`${marian}_W${x}`, `${ours}.${x}_proj.weight`, 'W', [d, d]],
+      [`${marian}_b${x}`, `${ours}.${x}_proj.bias`, 'vector', [d]],
+    ]),
+    [`${marian}_Wo`, `${ours}.out_proj.weight`, 'W', [d, d]],
+    [`${marian}_bo`, `${ours}.out_proj.bias`, 'vector', [d]],
+  ];
+}
+
+function layerNorm(marian: string, ours: string, d: number): Mapping[] {
+  return [[`${marian}_ln_scale`, `${ours}.weight`, 'vector', [d]], [`${marian}_ln_bias`, `${ours}.bias`, 'vector', [d]]];
+}
+
+function ffn(marian: string, ours: string, d: number, f: number): Mapping[] {
+  return [
+    [`${marian}_W1`, `${ours}.fc1.weight`, 'W', [f, d]], [`${marian}_b1`, `${ours}.fc1.bias`, 'vector', [f]],
+    [`${marian}_W2`, `${ours}.fc2.weight`, 'W', [d, f]], [`${marian}_b2`, `${ours}.fc2.bias`, 'vector', [d]],
+    ...layerNorm(`${marian}_ffn`, `${ours}.final_layer_norm`, d),
+  ];
+}
+
+/**
+ * SSRU (Marian's rnn::SSRU, src/rnn/cells.h:982-1066, in DecoderLayerRNN, transformer.h:495-530):
+ * W and Wf [D, D], bf [1, D]; the block's post-norm is `<prefix>_ffn_ln_*` (transformer.h:527).
+ */
+function ssru(marian: string, ours: string, d: number): Mapping[] {
+  return [
+    [`${marian}_W`, `${ours}.ssru.weight`, 'W', [d, d]],
+    [`${marian}_Wf`, `${ours}.ssru.forget_weight`, 'W', [d, d]],
+    [`${marian}_bf`, `${ours}.ssru.forget_bias`, 'vector', [d]],
+    ...layerNorm(`${marian}_ffn`, `${ours}.self_attn_layer_norm`, d),
+  ];
+}
+
+function embeddings(a: MarianArchitecture): Mapping[] {
+  const [vs, v] = a.dimVocabs, d = a.dModel;
+  const out: Mapping[] = a.sharedEmbedding
+    ? [['Wemb', 'shared.weight', 'emb', [v, d]]]
+    : [['encoder_Wemb', 'encoder.embed_tokens.weight', 'emb', [vs, d]], ['decoder_Wemb', 'decoder.embed_tokens.weight', 'emb', [v, d]]];
+  if (a.outputBias) out.push(['decoder_ff_logit_out_b', 'final_logits_bias', 'vector', [v]]);
+  return out;
+}
+
+/** Every parameter `a` calls for, without the untied output matrix (which has two names). */
+export function marianParameters(a: MarianArchitecture): Mapping[] {
+  const d = a.dModel, f = a.dFf;
+  const out = embeddings(a);
+  for (let i = 0; i < a.encoderLayers; ++i) {
+    const m = `encoder_l${i + 1}`, o = `encoder.layers.${i}`;
+    out.push(...attention(`${m}_self`, `${o}.self_attn`, d), ...layerNorm(`${m}_self_Wo`, `${o}.self_attn_layer_norm`, d),
+      ...ffn(`${m}_ffn`, o, d, f));
+  }
+  for (let i = 0; i < a.decoderLayers; ++i) {
+    const m = `decoder_l${i + 1}`, o = `decoder.layers.${i}`;
+    if (a.decoderAutoregression === 'ssru') out.push(...ssru(`${m}_rnn`, o, d));
+    else out.push(...attention(`${m}_self`, `${o}.self_attn`, d), ...layerNorm(`${m}_self_Wo`, `${o}.self_attn_layer_norm`, d));
+    out.push(...attention(`${m}_context`, `${o}.cross_attn`, d), ...layerNorm(`${m}_context_Wo`, `${o}.cross_attn_layer_norm`, d),
+      ...ffn(`${m}_ffn`, o, d, f));
+  }
+  return out;
+}
+
+/** [rows, cols] transposed: out[c][r] = in[r][c]. */
+function transpose<T extends Float32Array | Int8Array>(data: T, rows: number, cols: number, make: (n: number) => T): T {
+  const out = make(data.length);
+  for (let r = 0; r < rows; ++r) for (let c = 0; c < cols; ++c) out[c * rows + r] = data[r * cols + c];
+  return out;
+}
+
+/** Marian's declared shape for our `shape` and `role`: W [in, out], Wt and Wemb [out, in], vectors [1, n] or [n]. */
+function marianShape(role: Role, shape: number[]): number[] {
+  return role === 'W' ? [shape[1], shape[0]] : shape;
+}
+
+function sameShape(item: MarianItem, role: Role, shape: number[]): boolean {
+  const want = marianShape(role, shape);
+  const got = role === 'vector' && item.shape.length === 2 && item.shape[0] === 1 ? [item.shape[1]] : item.shape;
+  return got.length === want.length && got.every((n, i) => n === want[i]);
+}
+
+function floatTensor(item: MarianItem, role: Role, shape: number[]): Tensor {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const values = new Float32Array(item.bytes.slice(0, 4 * n).buffer);
+  const data = role === 'W' ? transpose(values, shape[1], shape[0], (k) => new Float32Array(k)) : values;
+  return { dtype: 'F32', shape, data };
+}
+
+function int8Tensors(item: MarianItem, role: Role, shape: number[], file: string): [Tensor, Tensor] {
+  const n = shape[0] * shape[1];
+  if (item.bytes.length < n + 4) throw new ConvertError(file, item.name, `intgemm8 data holds ${item.bytes.length} bytes, [${item.shape}] needs ${n} and its float scale`);
+  const stored = new Int8Array(item.bytes.slice(0, n).buffer);
+  const quantMult = new DataView(item.bytes.buffer, item.bytes.byteOffset + n, 4).getFloat32(0, true);
+  if (!(quantMult > 0) || !Number.isFinite(quantMult)) throw new ConvertError(file, item.name, `intgemm8 quantMult ${quantMult} is not a positive number`);
+  // marian-conv stores W (declared [in, out]) as [out, in]: ours. A `_Wt` (declared [out, in]) it
+  // transposes to [in, out]; Wemb it keeps as declared (expression_graph_packable.h:204-208).
+  const data = role === 'Wt' ? transpose(stored, shape[1], shape[0], (k) => new Int8Array(k)) : stored;
+  const scale = new Float32Array(shape[0]).fill(Math.fround(1 / quantMult));
+  return [{ dtype: 'I8', shape, data }, { dtype: 'F32', shape: [shape[0]], data: scale }];
+}
+
+/**
+ * Adds the tensor for `item` (Marian parameter, mapped as `role`) to `tensors` under `name`.
+ * @throws ConvertError naming `file` and the item when its shape is not what model.yml implies or its
+ *   type is not float32 or intgemm8 (intgemm8 only for matrices).
+ */
+export function addParameter(tensors: Map<string, Tensor>, item: MarianItem, name: string, role: Role, shape: number[], file: string): void {
+  if (!sameShape(item, role, shape)) {
+    throw new ConvertError(file, item.name, `has shape [${item.shape}], model.yml implies [${marianShape(role, shape)}]`);
+  }
+  if (item.type === MarianType.float32) {
+    tensors.set(name, floatTensor(item, role, shape));
+  } else if (item.type === MarianType.intgemm8 && role !== 'vector') {
+    const [weight, scale] = int8Tensors(item, role, shape, file);
+    tensors.set(name, weight);
+    tensors.set(`${name}_scale`, scale);
+  } else {
+    throw new ConvertError(file, item.name, `has Marian type 0x${item.type.toString(16)}: only float32 and intgemm8 (matrices) are supported`);
+  }
+}
+
+/** The untied output matrix: `decoder_ff_logit_out_Wt` [V, D], or the legacy `decoder_ff_logit_out_W` [D, V] (generic.cpp:244-250). */
+export function outputMatrix(items: Map<string, MarianItem>, a: MarianArchitecture): Mapping | undefined {
+  if (a.tiedOutput) return undefined;
+  const shape = [a.dimVocabs[1], a.dModel];
+  return items.has('decoder_ff_logit_out_Wt')
+    ? ['decoder_ff_logit_out_Wt', 'lm_head.weight', 'Wt', shape]
+    : ['decoder_ff_logit_out_W', 'lm_head.weight', 'W', shape];
+}

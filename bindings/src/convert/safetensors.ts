@@ -1,0 +1,65 @@
+/**
+ * Reads a safetensors file (https://github.com/huggingface/safetensors, "Format"): 8 bytes N
+ * (unsigned little-endian), N bytes of JSON header mapping each tensor name to
+ * `{dtype, shape, data_offsets: [begin, end)}` relative to the data that follows, and an optional
+ * `__metadata__` map of strings. Hugging Face's `model.safetensors` is one.
+ */
+import { readFileSync } from 'node:fs';
+import { ConvertError } from './convert-error.js';
+import type { Tensor } from './model-file.js';
+
+const ELEMENT_SIZE: Record<string, number> = { F32: 4, F16: 2, BF16: 2, I8: 1, U8: 1, I32: 4, I64: 8, F64: 8 };
+
+/** bfloat16 bits [n] -> float32 [n]: the 16 bits are the top half of the float32. */
+function bf16ToF32(bits: Uint16Array): Float32Array {
+  const out = new Uint32Array(bits.length);
+  for (let i = 0; i < bits.length; i++) out[i] = bits[i] << 16;
+  return new Float32Array(out.buffer);
+}
+
+function tensorOf(bytes: Uint8Array, dtype: string, shape: number[], file: string, name: string): Tensor {
+  const copy = new Uint8Array(bytes);  // an aligned copy (Buffer.slice would be a view)
+  switch (dtype) {
+    case 'F32': return { dtype: 'F32', shape, data: new Float32Array(copy.buffer) };
+    case 'F16': return { dtype: 'F16', shape, data: new Uint16Array(copy.buffer) };
+    case 'BF16': return { dtype: 'F32', shape, data: bf16ToF32(new Uint16Array(copy.buffer)) };
+    case 'I8': return { dtype: 'I8', shape, data: new Int8Array(copy.buffer) };
+    case 'U8': return { dtype: 'U8', shape, data: copy };
+    case 'I32': return { dtype: 'I32', shape, data: new Int32Array(copy.buffer) };
+    default: throw new ConvertError(file, name, `dtype ${dtype} is not one crossattn reads (F32, F16, BF16, I8, U8, I32)`);
+  }
+}
+
+/**
+ * The tensors of the safetensors file at `path` (BF16 widened to F32, other dtypes as stored) and
+ * its metadata.
+ * @throws ConvertError naming the file and the tensor for a truncated file, an unreadable header,
+ *   offsets outside the data or disagreeing with the shape, or a dtype crossattn does not read.
+ */
+export function readSafetensors(path: string): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
+  const file = readFileSync(path);
+  if (file.length < 8) throw new ConvertError(path, 'header', 'shorter than the 8-byte header length');
+  const n = Number(file.readBigUInt64LE(0));
+  if (8 + n > file.length) throw new ConvertError(path, 'header', `says ${n} header bytes, the file has ${file.length - 8}`);
+  let header: Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+  try {
+    header = JSON.parse(file.subarray(8, 8 + n).toString('utf8'));
+  } catch (e) {
+    throw new ConvertError(path, 'header', `not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const data = file.subarray(8 + n);
+  const tensors = new Map<string, Tensor>();
+  let metadata: Record<string, string> = {};
+  for (const [name, entry] of Object.entries(header)) {
+    if (name === '__metadata__') { metadata = entry as unknown as Record<string, string>; continue; }
+    const { dtype, shape, data_offsets: [begin, end] } = entry;
+    const size = ELEMENT_SIZE[dtype];
+    if (size === undefined) throw new ConvertError(path, name, `unknown dtype ${dtype}`);
+    const numel = shape.reduce((a, b) => a * b, 1);
+    if (!(begin >= 0 && end <= data.length && end - begin === numel * size)) {
+      throw new ConvertError(path, name, `data_offsets [${begin}, ${end}) do not hold shape [${shape}] of ${dtype} inside the file`);
+    }
+    tensors.set(name, tensorOf(data.subarray(begin, end), dtype, shape, path, name));
+  }
+  return { tensors, metadata };
+}
