@@ -1,6 +1,6 @@
 // The npm packages as a user gets them: `npm pack` the core package and the catalog's en→de model
 // package (the README's import), install both tarballs in an empty project, translate there from Node
-// and from the CLI. Also the rules the packages keep: the core at most 2 MB and free of models, a
+// and from the CLI, and convert a model of each format another engine uses with its CLI. Also the rules the packages keep: the core at most 2 MB and free of models, a
 // model trained on research-only data never publishable, and the README naming only packages this
 // repository makes.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { HF, XENOVA, ensureFixtures } from './opus-mt-fixtures.js';
 import { ROOT } from './paths.js';
 
 const rootPackage = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
@@ -86,4 +87,27 @@ test('installed from the tarballs: the CLI finds the installed model, and names 
   const missing = spawnSync(bin, ['translate', '--from', 'de', '--to', 'en', 'Wo ist der Bahnhof?'], { encoding: 'utf8' });
   expect(missing.status).toBe(1);
   expect(missing.stderr.trim()).toBe('crossattn: no de→en model is installed: npm install crossattn-general-de-en, or pass --model FILE');
+});
+
+test('installed from the tarballs: npx crossattn convert reads all three formats, and the files translate', () => {
+  ensureFixtures();  // tools/opus-mt-fixtures.py: a Hugging Face folder and a transformers.js folder of one model
+  const marian = execFileSync('bash', [`${ROOT}tests/js/fixtures/marian-models.sh`], { encoding: 'utf8' }).trim();
+  const project = join(work, 'project');
+  const inputs = { huggingface: HF, 'transformers-js': XENOVA, marian: `${ROOT}${marian}/fp32/model.bin`, ssru: `${ROOT}${marian}/ssru/model.npz` };
+  for (const [format, input] of Object.entries(inputs)) {
+    const output = join(work, `${format}.crossattn`);
+    const convert = spawnSync('npx', ['crossattn', 'convert', input, '-o', output, '--from', 'en', '--to', 'de'],
+                              { cwd: project, encoding: 'utf8' });
+    expect(convert.status, `${format}: ${convert.stderr}`).toBe(0);
+    expect(convert.stdout, format).toMatch(/en→de/);
+    const translate = spawnSync('npx', ['crossattn', 'translate', '--model', output, '--json', 'Where is the station?'],
+                                { cwd: project, encoding: 'utf8' });
+    expect(translate.status, `${format}: ${translate.stderr}`).toBe(0);
+    const result = JSON.parse(translate.stdout);
+    expect(result.text.length, format).toBeGreaterThan(0);
+    expect(result.model.convertedFrom, format).toBe(format === 'ssru' ? 'marian' : format === 'huggingface' ? 'huggingface-marian' : format.replace('-js', '.js'));
+  }
+  const bad = spawnSync('npx', ['crossattn', 'convert', join(work, 'nothing-here'), '-o', join(work, 'x.crossattn')], { cwd: project, encoding: 'utf8' });
+  expect(bad.status).toBe(1);
+  expect(bad.stderr.trim().split('\n')).toHaveLength(1);
 });
