@@ -265,6 +265,11 @@ function fillDirections() {
                                         size: m.opened.size, from: m.opened.from })), removeModel);
 }
 
+// What a file's converted_from says (bindings/src/convert/model-file.ts, Provenance), in words.
+const CONVERTED_FROM = {
+  'huggingface-marian': 'a Hugging Face MarianMT model', 'transformers.js': 'a transformers.js model', marian: 'a Marian model',
+};
+
 // The footer: the model's name (a link to its card, when it has one), where it came from and its
 // licence, read from the file's metadata (Translator.info), else from the catalog.
 function showCredit(entry, info) {
@@ -274,7 +279,8 @@ function showCredit(entry, info) {
   const source = info.source ?? entry.source, license = info.license ?? entry.license;
   $('model-provenance').textContent = source || license
     ? ` — ${[source, license].filter(Boolean).join(', ')}` : ' — its file does not say where it came from or under which licence';
-  const converted = info.convertedFrom ? `Converted from ${info.convertedFrom}${info.converter ? ` by ${info.converter}` : ''}.` : '';
+  const from = CONVERTED_FROM[info.convertedFrom] ?? info.convertedFrom;
+  const converted = info.convertedFrom ? `Converted from ${from}${info.converter ? ` by ${info.converter}` : ''}.` : '';
   $('model-attribution').textContent = [info.attribution, converted].filter(Boolean).join(' ');
   $('model-attribution').hidden = !$('model-attribution').textContent;
 }

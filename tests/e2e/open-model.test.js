@@ -1,27 +1,31 @@
 // End to end: a model of one's own on the page (Debian's chromium, headless, against web/serve.js).
-// The model is the committed tatoeba-en-de model under another name, with provenance metadata
-// (tests/js/model-fixture.js), as `crossattn convert` writes for an imported model: a different
-// architecture from the catalog's en→de model (3 decoder layers, not 4), so that every view must
-// read its layers and heads from the model. Opened with the file picker, it must translate with its
+// The model is converted by `crossattn convert` from a Hugging Face MarianMT folder
+// (tools/opus-mt-fixtures.py: the committed bench model in OPUS-MT's layout), its provenance then
+// set to say it is a test fixture (tests/js/model-fixture.js): a different architecture from the
+// catalog's en→de model (6 + 2 layers, 8 heads, post-norm, its own vocabulary), so that every view
+// must read its layers and heads from the model. Opened with the file picker, it must translate with its
 // heatmap, alignment, head grid and explain view, name its source and licence in the footer, stay
 // after an offline reload, and go (with its cached copy) when removed.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
+import { convertFile } from '../../dist/convert/index.js';
 import { relabelModel } from '../js/model-fixture.js';
+import { HF, ensureFixtures } from '../js/opus-mt-fixtures.js';
 import { launchChromium, translateOn } from './browser.js';
 
 const BUILD = new URL('../../build/e2e/', import.meta.url);
-const BASE_MODEL = new URL('../../models/tatoeba-en-de/tatoeba-en-de.int8.crossattn', import.meta.url);
-const NAME = 'fixture-tatoeba-en-de';
-const PROVENANCE = { source: 'test fixture', license: 'MIT', attribution: 'A copy of tatoeba-en-de under another name, for the page tests.' };
+const NAME = 'fixture-opus-mt-en-de';
+const PROVENANCE = { source: 'test fixture', license: 'MIT', attribution: 'The bench model, converted from a Hugging Face MarianMT folder, for the page tests.' };
 
 let server, url, browser, fixture, fixtureConfig;
 
 beforeAll(async () => {
   mkdirSync(BUILD, { recursive: true });
-  fixture = await relabelModel(BASE_MODEL.pathname, new URL(`${NAME}.crossattn`, BUILD).pathname,
-                               { config: { name: NAME }, metadata: PROVENANCE });
+  ensureFixtures();
+  const converted = new URL(`${NAME}.converted.crossattn`, BUILD).pathname;
+  await convertFile(HF, converted, 'test', { name: NAME });
+  fixture = await relabelModel(converted, new URL(`${NAME}.crossattn`, BUILD).pathname, { metadata: PROVENANCE });
   const file = readFileSync(fixture);
   fixtureConfig = JSON.parse(JSON.parse(file.subarray(8, 8 + Number(file.readBigUInt64LE(0)))).__metadata__.config);
   ({ server, url } = await serve(0));
@@ -68,7 +72,7 @@ test('a model opened from a file translates with every view, names its source an
   expect(labels).toContainEqual([id, `English → German (${NAME})`]);
   expect(await page.$$eval('#opened-models li', (l) => l.map((x) => x.dataset.model))).toEqual([id]);
   expect(await page.textContent('footer p:first-child')).toBe(`Model: ${NAME} — ${PROVENANCE.source}, ${PROVENANCE.license}.`);
-  expect(await page.textContent('#model-attribution')).toBe(PROVENANCE.attribution);
+  expect(await page.textContent('#model-attribution')).toBe(`${PROVENANCE.attribution} Converted from a Hugging Face MarianMT model by crossattn convert test.`);
 
   // Every view, with this model's layers and heads.
   const source = 'I am very tired.';
