@@ -11,6 +11,8 @@ import struct
 import torch
 import xxhash
 
+from tensor_spec import check_tensors
+
 FORMAT, FORMAT_VERSION = "crossattn", "1"
 DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.uint8: "U8", torch.int32: "I32", torch.int8: "I8"}
 TORCH_DTYPES = {v: k for k, v in DTYPES.items()} | {"BF16": torch.bfloat16}
@@ -89,9 +91,13 @@ def write_safetensors(path, tensors, metadata):
     """Writes {name: tensor} and a {str: str} metadata map as safetensors, in _tensor_order, the header
     padded to 8 bytes. A model file (metadata format "crossattn") gets its `checksum`
     (docs/model-format.md): the XXH3-64 of the whole file with the checksum's 16 hex digits read as
-    zeros, written into those digits."""
+    zeros, written into those digits; its tensors are first checked against the spec
+    (cpp/model/tensor_spec.json, tensor_spec.py), so that nothing the engine would refuse is written."""
     order = _tensor_order(tensors)
     if metadata.get("format") == FORMAT:
+        tokenizer = json.loads(metadata["tokenizer"])
+        check_tensors(json.loads(metadata["config"]), {n: (DTYPES[t.dtype], list(t.shape)) for n, t in tensors.items()},
+                      {tokenizer["source_spm"], tokenizer["target_spm"]})
         metadata = {**metadata, "checksum": CHECKSUM_ZEROS}
     header, offset, blobs = {"__metadata__": metadata}, 0, []
     for name in order:

@@ -57,7 +57,10 @@ build() {
   step "npm dependencies"
   # npm install, not npm ci: the registry reachable here serves only this platform's optional packages,
   # so the lock file lacks the others and npm ci would refuse it. The locked versions still apply.
-  [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --no-save
+  # --ignore-scripts: no dependency needs its install script, and onnxruntime-node's (under
+  # @huggingface/transformers, the parity tests' reference) downloads from a host outside the npm
+  # registry; its CPU binary is in the package already.
+  [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --no-save --ignore-scripts
   # The WebAssembly build first, as serve runs it alone: a step it relies on is then never made by
   # the native build before it.
   step "WebAssembly build"

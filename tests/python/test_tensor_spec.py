@@ -1,0 +1,53 @@
+"""The tensor spec from Python (models/tensor_spec.py): every shipped model holds exactly what it calls
+for, and write_safetensors refuses a model file that disagrees with it."""
+import glob
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "models"))
+from model_file import DTYPES, read_safetensors, write_safetensors  # noqa: E402
+from tensor_spec import check_tensors, expected_tensors  # noqa: E402
+
+SHIPPED = sorted(glob.glob(os.path.join(ROOT, "models", "*", "*.crossattn")))
+
+
+class TensorSpecTest(unittest.TestCase):
+    def test_every_shipped_model_passes(self):
+        self.assertGreater(len(SHIPPED), 3)
+        for path in SHIPPED:
+            tensors, metadata = read_safetensors(path)
+            tokenizer = json.loads(metadata["tokenizer"])
+            check_tensors(json.loads(metadata["config"]), {n: (DTYPES[t.dtype], list(t.shape)) for n, t in tensors.items()},
+                          {tokenizer["source_spm"], tokenizer["target_spm"]})
+
+    def test_ssru_and_source_vocabulary_rules(self):
+        config = {"encoder_layers": 1, "decoder_layers": 2, "d_model": 8, "d_ff": 16, "vocab_size": 10, "source_vocab_size": 12,
+                  "shared_vocab": False, "tied_embeddings": True, "layer_norm": "post", "decoder_autoregression": "ssru"}
+        names = {name: shape for name, shape, _, _ in expected_tensors(config)}
+        self.assertEqual(names["encoder.embed_tokens.weight"], [12, 8])
+        self.assertEqual(names["decoder.layers.1.ssru.forget_weight"], [8, 8])
+        self.assertNotIn("decoder.layers.0.self_attn.q_proj.weight", names)
+        self.assertEqual(names["shortlist.offsets"], [13])
+
+    def test_write_refuses_what_the_spec_refuses(self):
+        tensors, metadata = read_safetensors(os.path.join(ROOT, "models", "multi30k-en-de", "multi30k-en-de.crossattn"))
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "m.crossattn")
+            write_safetensors(out, tensors, metadata)  # as it is: accepted
+            for damage, message in [
+                (lambda t: t.pop("decoder.layers.1.fc1.bias"), "decoder.layers.1.fc1.bias' is missing"),
+                (lambda t: t.update({"encoder.layers.7.fc1.bias": t["encoder.layers.0.fc1.bias"]}), "not a tensor of this config"),
+                (lambda t: t.update({"encoder.layers.0.fc2.weight": t["encoder.layers.0.fc1.weight"]}), "has shape"),
+            ]:
+                damaged = dict(tensors)
+                damage(damaged)
+                with self.assertRaisesRegex(ValueError, message):
+                    write_safetensors(out, damaged, metadata)
+
+
+if __name__ == "__main__":
+    unittest.main()
