@@ -142,12 +142,29 @@ Tokenizer::Tokenizer(const std::string& source_spm, const std::string& target_sp
 Tokenizer::~Tokenizer() = default;
 Tokenizer::Tokenizer(Tokenizer&&) noexcept = default;
 
+size_t Tokenizer::language_token_length(const std::string& text) const {
+  if (text.compare(0, 2, ">>") != 0) return 0;
+  const size_t close = text.find("<<", 2);
+  if (close == std::string::npos || close == 2) return 0;
+  const size_t end = close + 2;
+  const std::string token = text.substr(0, end);
+  if (std::any_of(token.begin(), token.end(), is_space)) return 0;
+  const Vocabulary& v = vocabulary(Side::kSource);
+  const bool known = v.pieces.empty() ? v.spm->PieceToId(token) != v.spm->unk_id() : v.ids.count(token) > 0;
+  return known ? end : 0;
+}
+
 Encoding Tokenizer::encode(const std::string& text, Side side) const {
   if (!is_valid_utf8(text)) throw Error(ErrorCode::kInvalidInput, "the text is not valid UTF-8");
   sentencepiece::ImmutableSentencePieceText spt;
   const auto& processor = side == Side::kSource ? *source_ : *target_;
   std::string spaced = text;  // control characters as spaces, byte for byte, so offsets still match text
   std::replace_if(spaced.begin(), spaced.end(), is_space, ' ');
+  // A leading target-language token of a multi-target OPUS-MT model (">>fra<< ...") is a piece of its
+  // own, not passed through SentencePiece (which would put a lone "▁" before it), as MarianTokenizer
+  // splits it off (transformers tokenization_marian.py, _tokenize; transformers.js MarianTokenizer).
+  const size_t language_token = side == Side::kSource ? language_token_length(text) : 0;
+  std::fill_n(spaced.begin(), language_token, ' ');
   const auto status = processor.Encode(spaced, spt.mutable_proto());
   if (!status.ok()) throw Error(ErrorCode::kTokenizer, "SentencePiece cannot encode the text: " + spm_message(status));
   Encoding out;
@@ -162,6 +179,10 @@ Encoding Tokenizer::encode(const std::string& text, Side side) const {
     const int word = static_cast<int>(next - spans.begin()) - 1;
     out.pieces.push_back(piece.piece());
     out.word_of_piece.push_back(out.words.empty() ? -1 : std::max(0, word));
+  }
+  if (language_token > 0) {
+    out.pieces.insert(out.pieces.begin(), text.substr(0, language_token));
+    out.word_of_piece.insert(out.word_of_piece.begin(), 0);
   }
   return out;
 }

@@ -40,7 +40,9 @@ class Tokenizer {
   Tokenizer(Tokenizer&&) noexcept;
 
   /// Pieces and words of `text` under the side's model; each piece is mapped to a word by the byte
-  /// offsets SentencePiece keeps into the original text. Raises Error(kInvalidInput) if text is not
+  /// offsets SentencePiece keeps into the original text. On the source side a leading target-language
+  /// token that the source vocabulary has (">>fra<<", multi-target OPUS-MT models) is one piece of its
+  /// own, as MarianTokenizer cuts it. Raises Error(kInvalidInput) if text is not
   /// UTF-8, Error(kTokenizer) if SentencePiece fails.
   Encoding encode(const std::string& text, Side side) const;
   /// Ids of pieces under the side's vocabulary; a piece it lacks becomes that side's unk id.
@@ -64,6 +66,8 @@ class Tokenizer {
   static std::shared_ptr<const Vocabulary> make_vocabulary(
       std::shared_ptr<const sentencepiece::SentencePieceProcessor> spm, std::vector<std::string> pieces);
   const Vocabulary& vocabulary(Side side) const { return side == Side::kSource ? *source_vocab_ : *target_vocab_; }
+  // Bytes of a ">>xx<<" token at the start of `text` that the source vocabulary has, else 0.
+  size_t language_token_length(const std::string& text) const;
 
   // One processor for both sides when the file holds one joint model (loading one costs ~40% of a
   // model's load time), and one table for both sides when they share a vocabulary.

@@ -51,6 +51,30 @@ TEST_F(TokenizerTest, MapsPiecesToTheWhitespaceWordsOfTheTextAsGiven) {
   EXPECT_EQ(previous, 4);
 }
 
+TEST_F(TokenizerTest, ALeadingLanguageTokenOfTheSourceVocabularyIsOnePieceOfItsOwn) {
+  // Multi-target OPUS-MT models: MarianTokenizer cuts ">>fra<<" off before SentencePiece.
+  const auto bytes = testing::read_bytes(testing::model_path());
+  ModelFile file = ModelFile::parse(bytes.data(), bytes.size());
+  std::vector<std::string> vocab = file.vocab;
+  vocab.push_back(">>fra<<");
+  const Tokenizer with_token(file.source_spm, file.target_spm, vocab, unk_id);
+  const std::string text = ">>fra<< A dog runs.";
+  const Encoding e = with_token.encode(text, Side::kSource);
+  const Encoding plain = with_token.encode("A dog runs.", Side::kSource);
+  ASSERT_EQ(e.pieces.size(), plain.pieces.size() + 1);
+  EXPECT_EQ(e.pieces[0], ">>fra<<");
+  EXPECT_EQ(std::vector<std::string>(e.pieces.begin() + 1, e.pieces.end()), plain.pieces);
+  EXPECT_EQ(with_token.to_ids({e.pieces[0]}, Side::kSource)[0], static_cast<int>(vocab.size()) - 1);
+  EXPECT_EQ(e.words, (std::vector<std::string>{">>fra<<", "A", "dog", "runs."}));
+  EXPECT_EQ(e.word_of_piece[0], 0);
+  EXPECT_EQ(e.word_of_piece[1], 1);
+  // Not a token the vocabulary has, not at the start, or on the target side: SentencePiece's pieces.
+  EXPECT_NE(tokenizer->encode(text, Side::kSource).pieces[0], ">>fra<<");
+  EXPECT_NE(with_token.encode(">>deu<< A dog runs.", Side::kSource).pieces[0], ">>deu<<");
+  EXPECT_NE(with_token.encode("A >>fra<< dog", Side::kSource).pieces[1], ">>fra<<");
+  EXPECT_NE(with_token.encode(text, Side::kTarget).pieces[0], ">>fra<<");
+}
+
 TEST_F(TokenizerTest, UnknownPiecesMapToUnk) {
   EXPECT_EQ(tokenizer->to_ids({"this piece is not in any vocabulary"}), std::vector<int>{unk_id});
 }
