@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // One engine's pass over a test set, in its own process so that its peak memory is its own:
-//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N] [--no-shortlist] [--load-only]
-//   node bench/engine.js onnxruntime --onnx DIR [--limit N]
+//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N] [--no-shortlist] [--load-only] [LIMITS]
+//   node bench/engine.js onnxruntime --onnx DIR [--limit N] [--max-length-ratio R --max-length-offset N]
 //   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
+// LIMITS: --repeat-limit N --max-length-ratio R --max-length-offset N, the search options of the same
+// names (defaults: the library's; onnxruntime's loop: at most 2 S + 10 tokens, no repetition guard).
+// Bergamot translates each line as one sentence (ssplit-mode: sentence), as the others do.
 // Prints one JSON object, as bench/native_engine.cc does: load_ms (the model read from disk to a
 // translator ready, the engine's wasm compiled before, as bench/bergamot.js times Bergamot's; the
 // compile itself, with prepareEngine's warm-up of the load path, is engine_compile_ms), sentence_ms (per sentence, or
@@ -23,8 +26,12 @@ const { values, positionals } = parseArgs({
   options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' }, marian: { type: 'string' },
              gemm: { type: 'string', default: 'float32' },
              batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
-             limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false }, 'load-only': { type: 'boolean', default: false } },
+             limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false }, 'load-only': { type: 'boolean', default: false },
+             'repeat-limit': { type: 'string' }, 'max-length-ratio': { type: 'string' }, 'max-length-offset': { type: 'string' } },
 });
+/** The search limits given on the command line, as translate() options (absent: the defaults). */
+const limits = Object.fromEntries([['repeatLimit', 'repeat-limit'], ['maxLengthRatio', 'max-length-ratio'], ['maxLengthOffset', 'max-length-offset']]
+  .filter(([, flag]) => values[flag] !== undefined).map(([option, flag]) => [option, Number(values[flag])]));
 const [engine] = positionals;
 const sentenceMs = [], sourceTokens = [], translations = [];
 let loadMs = 0, compileMs = 0, targetTokens = 0;
@@ -41,7 +48,9 @@ if (engine === 'crossattn') {
   const translator = await Translator.load(values.model);
   loadMs = performance.now() - start;
   const batch = Number(values.batch);
-  const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
+  // copyThrough: false: the model's own translation, as every peer writes its own (the alignment-based
+  // repairs of docs/copy-through.md run after decoding and are not what this bench compares).
+  const options = { attention: false, copyThrough: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'], ...limits };
   for (let i = 0; i < lines.length; i += batch || 1) {
     const t0 = performance.now();
     const results = batch ? await translator.translateBatch(lines.slice(i, i + batch), options)
@@ -54,7 +63,7 @@ if (engine === 'crossattn') {
     }
   }
 } else if (engine === 'onnxruntime') {
-  const peer = await loadOnnxTranslator(values.onnx);
+  const peer = await loadOnnxTranslator(values.onnx, limits);
   loadMs = peer.loadMs;
   const sources = values['load-only'] ? [] : values.limit ? peer.sources.slice(0, Number(values.limit)) : peer.sources;
   for (const ids of sources) {
@@ -66,7 +75,7 @@ if (engine === 'crossattn') {
     translations.push(peer.detokenize(out));
   }
 } else if (engine === 'bergamot') {
-  const peer = await loadBergamot(values.marian, values.gemm);
+  const peer = await loadBergamot(values.marian, values.gemm, { options: ['ssplit-mode: sentence'] });
   loadMs = peer.loadMs;
   const lines = values['load-only'] ? [] : readLinesOf();
   for (const line of lines) {

@@ -108,9 +108,12 @@ def main():
                                     **{k: {2: "present_len"} for k in present}},
                       opset_version=14)
 
-    sp = spm.SentencePieceProcessor(model_proto=tensors["tokenizer.spm"].numpy().tobytes())
+    # the SentencePiece models the metadata's tokenizer names (docs/model-format.md): source ids in, target pieces out
+    tokenizer = json.loads(metadata["tokenizer"])
+    sp, target_sp = (spm.SentencePieceProcessor(model_proto=tensors[tokenizer[f"{side}_spm"]].numpy().tobytes())
+                     for side in ("source", "target"))
     lines = [line.rstrip("\n") for line in open(args.src, encoding="utf-8")]
-    vocab = json.loads(metadata["vocab"]) if "vocab" in metadata else [sp.id_to_piece(i) for i in range(sp.get_piece_size())]
+    vocab = json.loads(metadata["vocab"]) if "vocab" in metadata else [target_sp.id_to_piece(i) for i in range(target_sp.get_piece_size())]
     json.dump({"config": c, "vocab": vocab,
                "sources": [sp.encode(line) + [c["eos_id"]] for line in lines]},
               open(os.path.join(args.out, "sources.json"), "w"))

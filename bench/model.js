@@ -6,6 +6,8 @@
 // its dequantized weights (models/dequantize.py): the same numbers the int8 engine multiplies by.
 // Shortlist rows use the model file's own lexical shortlist where it has one (the shipped default),
 // else one made from --shortlist-train; every other row scores the whole output layer.
+// A model with an SSRU decoder (config decoder_autoregression "ssru") has no onnxruntime-web rows:
+// bench/export_onnx.py exports self-attention decoders only.
 import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -49,10 +51,250 @@ const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[
 /** Each single-sentence engine's latency: the median per LENGTH_BUCKET source tokens (pieces plus eos). */
 const LENGTH_BUCKET = 5, MIN_BUCKET_SENTENCES = 5;
 
+/** Whether `file` must be made (again) from `from`: missing, or older. */
+const stale = (file, from) => !existsSync(file) || statSync(file).mtimeMs < statSync(from).mtimeMs;
+const ratio = (a, b) => Number((a / b).toFixed(2));
+
+/**
+ * The two precisions' files of the model given: an int8 file's fp32 twin is its dequantized weights
+ * (models/dequantize.py), an fp32 file's int8 twin its sibling NAME.int8.crossattn, else models/quantize.py's.
+ * @returns {{fp32Model: string, int8Model: string}} paths (made under `work` where needed)
+ */
+function precisionFiles(given, int8Given, work, modelName) {
+  if (int8Given) {
+    const fp32Model = path.join(work, `${modelName}.dequantized.crossattn`);
+    if (stale(fp32Model, given)) run('/usr/bin/python3', ['models/dequantize.py', '--model', given, '--out', fp32Model]);
+    return { fp32Model, int8Model: given };
+  }
+  const sibling = given.replace(/\.crossattn$/, '.int8.crossattn');
+  const int8Model = existsSync(sibling) ? sibling : path.join(work, `${modelName}.int8.crossattn`);
+  if (stale(int8Model, given)) run('/usr/bin/python3', ['models/quantize.py', '--model', given, '--out', int8Model]);
+  return { fp32Model: given, int8Model };
+}
+
+/**
+ * onnxruntime-web's models: an ONNX export of the fp32 weights (bench/export_onnx.py, with the source
+ * ids of `srcFile`) and transformers.js's q8 of it (bench/quantize_onnx.py), cached under `work`.
+ * @returns {{fp32: string, q8: string}} the two folders
+ */
+function onnxExports(fp32Model, srcFile, work, sentences) {
+  const onnxDir = path.join(work, 'onnx');
+  const onnxSources = path.join(onnxDir, 'sources.json');
+  if (stale(onnxSources, fp32Model) || JSON.parse(readFileSync(onnxSources, 'utf8')).sources.length !== sentences) {
+    console.error('exporting the model to ONNX (bench/export_onnx.py) ...');
+    run('/usr/bin/python3', ['bench/export_onnx.py', '--model', fp32Model, '--src', srcFile, '--out', onnxDir],
+        { stdio: ['ignore', 'inherit', 'ignore'] });
+  }
+  const onnxQ8Dir = path.join(work, 'onnx-q8');
+  if (stale(path.join(onnxQ8Dir, 'sources.json'), onnxSources)) {
+    console.error('quantizing the ONNX export to q8 (bench/quantize_onnx.py) ...');
+    mkdirSync(onnxQ8Dir, { recursive: true });
+    for (const part of ['encoder', 'decoder']) {
+      run('/usr/bin/python3', ['bench/quantize_onnx.py', path.join(onnxDir, `${part}.onnx`), path.join(onnxQ8Dir, `${part}.onnx`)]);
+    }
+    copyFileSync(onnxSources, path.join(onnxQ8Dir, 'sources.json'));
+  }
+  return { fp32: onnxDir, q8: onnxQ8Dir };
+}
+
+/**
+ * Bergamot's models: Marian's binary format from our fp32 file (float32) and our int8 file (intgemm8),
+ * bench/export_marian.py, cached under `work`; an SSRU model's own SSRU weights go with them.
+ * @returns {{fp32: string, int8: string, differences: string[]}} the folders, and what makes Marian
+ *   compute another function than ours on this model ([] when it follows native Marian's
+ *   conventions: docs/bergamot.md)
+ */
+function marianExports(fp32Model, int8Model, work) {
+  const marian = { fp32: path.join(work, 'marian-fp32'), int8: path.join(work, 'marian-int8') };
+  for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'float32'], int8: [int8Model, 'intgemm8'] })) {
+    if (!stale(path.join(marian[kind], 'differences.json'), model)) continue;
+    console.error(`exporting the ${kind} model to Marian's format (bench/export_marian.py) ...`);
+    run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
+  }
+  return { ...marian, differences: JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8')) };
+}
+
+/**
+ * The search limits of every engine on a model that computes Marian's function (no `differences`):
+ * Bergamot's (no repetition guard, at most max-length-factor 2 x the source tokens with </s>:
+ * beam_search.cpp:496-505), so that whole outputs compare; else null (each engine's defaults).
+ */
+function decodingLimits(differences) {
+  return differences.length === 0 ? { repeat_limit: 0, max_length_ratio: 2, max_length_offset: 0 } : null;
+}
+
+/** bench/engine.js's and the native engine's flags for `limits` (decodingLimits); `lengthOnly` for onnxruntime's loop, which has no repetition guard. */
+function limitFlags(limits, lengthOnly = false) {
+  if (!limits) return [];
+  return Object.entries(limits).filter(([key]) => !(lengthOnly && key === 'repeat_limit'))
+    .flatMap(([key, value]) => [`--${key.replaceAll('_', '-')}`, String(value)]);
+}
+
+/**
+ * The engines' commands as [command, args], by row name in the table's order (`engines`), and the
+ * batch sizes of the sweep that the table leaves out (`sweepEngines`: bench-batch.svg and batch_sweep
+ * only). No onnxruntime-web rows without `onnx` (onnxExports); every engine but Bergamot runs with
+ * `decoding`'s limits (decodingLimits), Bergamot's own being those.
+ */
+function engineTable({ fp32Model, int8Model, shortlistModels, onnx, marian, decoding, srcFile, batch, batchSizes }) {
+  const wasmModels = { fp32: fp32Model, int8: int8Model };
+  const whole = ['--no-shortlist'];  // rows without "shortlist" in their name score every piece
+  const limits = limitFlags(decoding);
+  const ours = (model, ...args) => [node, ['bench/engine.js', 'crossattn', '--model', model, '--src', srcFile, ...args, ...limits]];
+  /** crossattn WebAssembly `precision` with translateBatch of `size` sentences per call, as [name, command]. */
+  const batchEngine = (precision, size) => [`crossattn-wasm-${precision}-batch${size}`,
+    ours(wasmModels[precision], '--batch', String(size), ...whole)];
+  const onnxEngine = (dir) => [node, ['bench/engine.js', 'onnxruntime', '--onnx', dir, ...limitFlags(decoding, true)]];
+  const engines = {
+    'crossattn-wasm-fp32': ours(fp32Model, ...whole),
+    'crossattn-wasm-int8': ours(int8Model, ...whole),
+    'crossattn-wasm-fp32-shortlist': ours(shortlistModels.fp32),
+    'crossattn-wasm-int8-shortlist': ours(shortlistModels.int8),
+    'crossattn-native': [native, ['--model', fp32Model, ...whole, ...limits]],
+    'crossattn-native-int8': [native, ['--model', int8Model, ...whole, ...limits]],
+    ...(onnx ? { 'onnxruntime-web': onnxEngine(onnx.fp32), 'onnxruntime-web-q8': onnxEngine(onnx.q8) } : {}),
+    'bergamot-wasm-fp32': [node, ['bench/engine.js', 'bergamot', '--marian', marian.fp32, '--gemm', 'float32', '--src', srcFile, '--model', fp32Model]],
+    'bergamot-wasm-int8': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll', '--src', srcFile, '--model', int8Model]],
+    ...Object.fromEntries(Object.keys(wasmModels).map((precision) => batchEngine(precision, batch))),
+    'crossattn-wasm-int8-beam4': ours(int8Model, '--beam-size', '4', ...whole),
+  };
+  const sweepEngines = Object.fromEntries(batchSizes.filter((size) => size !== batch)
+    .flatMap((size) => Object.keys(wasmModels).map((precision) => batchEngine(precision, size))));
+  return { engines, sweepEngines };
+}
+
+/**
+ * Each engine's figures from its passes (bench/engine.js's JSON, one per run): medians over runs of
+ * tokens/s, sentences/s, p50/p95 ms (per sentence, per call for batch rows), load ms; the largest
+ * peak memory; BLEU and target tokens of the first run; `batch` for batch rows.
+ */
+function measure(passes, sentences, reference) {
+  return Object.fromEntries(Object.entries(passes).map(([name, list]) => {
+    const perRun = list.map((p) => {
+      const seconds = p.sentence_ms.reduce((a, b) => a + b, 0) / 1000;
+      return { tokens_per_s: p.target_tokens / seconds, sentences_per_s: sentences / seconds,
+               p50_ms: quantile(p.sentence_ms, 0.5), p95_ms: quantile(p.sentence_ms, 0.95), load_ms: p.load_ms };
+    });
+    const m = (key) => Number(median(perRun.map((x) => x[key])).toFixed(key.endsWith('_ms') ? 2 : 1));
+    const batchSize = /-batch(\d+)$/.exec(name)?.[1];
+    return [name, {
+      tokens_per_s: m('tokens_per_s'), sentences_per_s: m('sentences_per_s'), p50_ms: m('p50_ms'), p95_ms: m('p95_ms'),
+      load_ms: m('load_ms'), peak_memory_bytes: Math.max(...list.map((p) => p.peak_memory_bytes)),
+      bleu: Number(corpusBleu(list[0].translations, [reference]).score.toFixed(2)),
+      target_tokens: list[0].target_tokens, ...(batchSize ? { batch: Number(batchSize) } : {}),
+    }];
+  }));
+}
+
+/**
+ * Adds to each row of `results` its ratios to onnxruntime-web (`ratio_to_onnxruntime_web`, where the
+ * section has that row) and its tokens/s against Bergamot of the same precision (`ratio_to_bergamot`:
+ * rows named int8 or q8 against bergamot-wasm-int8, the rest against bergamot-wasm-fp32), and to each
+ * peer's row its `agreement` with ours: identical outputs on the same weights (fp32 peers against
+ * crossattn fp32, int8 peers against crossattn int8), since a speed ratio means something only for the same function.
+ */
+function comparePeers(results, passes, sentences) {
+  const peer = results['onnxruntime-web'];
+  for (const [name, r] of Object.entries(results)) {
+    if (peer) {
+      r.ratio_to_onnxruntime_web = Object.fromEntries(['tokens_per_s', 'sentences_per_s', 'p50_ms', 'p95_ms', 'load_ms', 'peak_memory_bytes']
+        .map((k) => [k, ratio(r[k], peer[k])]));
+    }
+    const bergamot = /q8|int8/.test(name) ? 'bergamot-wasm-int8' : 'bergamot-wasm-fp32';
+    r.ratio_to_bergamot = { with: bergamot, tokens_per_s: ratio(r.tokens_per_s, results[bergamot].tokens_per_s) };
+    if (name.startsWith('crossattn')) continue;
+    const ourRow = /q8|int8/.test(name) ? 'crossattn-wasm-int8' : 'crossattn-wasm-fp32';
+    const same = passes[name][0].translations.filter((t, i) => t === passes[ourRow][0].translations[i]).length;
+    r.agreement = { with: ourRow, identical_sentences: same, of: sentences, bleu_minus_ours: Number((r.bleu - results[ourRow].bleu).toFixed(2)) };
+  }
+}
+
+/**
+ * The most tokens/s of greedy decoding one sentence at a time with the whole output layer on this
+ * machine: no engine takes less than, per target token, the decode step's bound (bench/kernels.cc;
+ * or the step's own time where it beat the bound, the read loop understating bandwidth) and, per
+ * source token, the encoder's and cross-attention's key and value products at the fastest rate
+ * this run measured (peak loop or product). Both leave out what an engine may skip or that
+ * is small: the second feed-forward matrices (a ReLU's zeros; both bounds scale with the weights),
+ * attention itself, norms, the softmax. bench/kernels.cc's step is a self-attention decoder's.
+ * @returns {{fp32_tokens_per_s: number, int8_tokens_per_s: number, source_tokens: number, target_tokens: number}}
+ */
+function decodeCeiling(config, wasmKernels, passes, results) {
+  const step = wasmKernels.decode_step;
+  const { dModel: d, dFf: f, encoderLayers, decoderLayers } = config;
+  const unskippable = 1 - (decoderLayers * f * d) / step.weights;
+  const encoderOps = 2 * (encoderLayers * (4 * d * d + d * f) + decoderLayers * 2 * d * d);  // per source token
+  const sourceTokens = passes['crossattn-wasm-fp32'][0].source_tokens.reduce((a, b) => a + b, 0);
+  const targetTokens = results['crossattn-wasm-fp32'].target_tokens;
+  const fastest = (key) => Math.max(...wasmKernels.shapes.map((s) => s[key]));
+  const ceilingTokensPerS = (stepMs, opsPerS) =>
+    Math.round(targetTokens / (targetTokens * stepMs * unskippable / 1000 + sourceTokens * encoderOps / opsPerS));
+  return {
+    fp32_tokens_per_s: ceilingTokensPerS(Math.min(step.f32_bound_ms, step.f32_ms),
+                                         1e9 * Math.max(fastest('simd128_peak_gflops'), fastest('f32_gflops'))),
+    int8_tokens_per_s: ceilingTokensPerS(Math.min(step.int8_bound_ms, step.int8_ms),
+                                         1e9 * Math.max(fastest('dot_peak_gops'), fastest('int8_gops'))),
+    source_tokens: sourceTokens, target_tokens: targetTokens,
+  };
+}
+
+/**
+ * The bars of issues 3 and 19, each { value, bar, met, lower_is_better?, ceiling? }: a bar's `ceiling`
+ * is the ratio `ceiling` (decodeCeiling; null for an SSRU decoder, whose step bench/kernels.cc does
+ * not measure) allows against its peer: above it, no engine meets the bar here without a shortlist.
+ * The bars against onnxruntime-web are left out where the section has no onnxruntime-web rows.
+ */
+function modelBars({ results, kernels: wasmKernels, ceiling, int8Model, fp32Model }) {
+  const fp32 = results['crossattn-wasm-fp32'], int8 = results['crossattn-wasm-int8'];
+  const shortlisted = results['crossattn-wasm-int8-shortlist'], fp32Shortlisted = results['crossattn-wasm-fp32-shortlist'];
+  const peer = results['onnxruntime-web'], q8 = results['onnxruntime-web-q8'];
+  const encoderShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('encoder_'));
+  const decodeShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('decode_'));
+  const step = wasmKernels.decode_step;
+  const withCeiling = (bar, tokensPerS, peerRow) => (ceiling ? { ...bar, ceiling: ratio(tokensPerS, peerRow.tokens_per_s) } : bar);
+  const bars = {
+    ...(peer && { fp32_tokens_vs_onnxruntime: withCeiling({ value: fp32.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 }, ceiling?.fp32_tokens_per_s, peer) }),
+    int8_tokens_vs_fp32: { value: ratio(int8.tokens_per_s, fp32.tokens_per_s), bar: 1.5 },
+    int8_bleu_minus_fp32: { value: Number((int8.bleu - fp32.bleu).toFixed(2)), bar: -0.5 },
+    int8_file_vs_fp32_file: { value: Number((weightBytes(int8Model) / weightBytes(fp32Model, true)).toFixed(3)), bar: 0.3, lower_is_better: true },
+    wasm_vs_native_tokens: { value: ratio(fp32.tokens_per_s, results['crossattn-native'].tokens_per_s), bar: 0.6 },
+    encoder_gemm_vs_simd128_peak: { value: Math.min(...encoderShapes.map((s) => s.f32_fraction_of_peak)), bar: 0.7 },
+    // Issue 19, item 3: each batch-1 decode-step product at half its roofline bound or better.
+    decode_int8_gemm_vs_bound: { value: Math.min(...decodeShapes.map((s) => s.int8_fraction_of_bound)), bar: 0.5 },
+    decode_f32_gemm_vs_bound: { value: Math.min(...decodeShapes.map((s) => s.f32_fraction_of_bound)), bar: 0.5 },
+    // The same goal for the whole step, whose weights stream through the caches as a translation's do.
+    decode_step_int8_vs_bound: { value: step.int8_fraction_of_bound, bar: 0.5 },
+    decode_step_f32_vs_bound: { value: step.f32_fraction_of_bound, bar: 0.5 },
+    load_ms: { value: fp32.load_ms, bar: 300, lower_is_better: true },
+    // Issue 19: the peers users pick, on the same weights.
+    ...(q8 && { int8_tokens_vs_onnxruntime_q8: withCeiling({ value: ratio(int8.tokens_per_s, q8.tokens_per_s), bar: 3 }, ceiling?.int8_tokens_per_s, q8) }),
+    int8_tokens_vs_bergamot_int8: { value: ratio(int8.tokens_per_s, results['bergamot-wasm-int8'].tokens_per_s), bar: 1.5 },
+    // The int8 file as a user loads it (for a shipped model, its shortlist and lexicon included).
+    int8_load_ms: { value: int8.load_ms, bar: 150, lower_is_better: true },
+    // The lexical shortlist: the same translations, within 0.3 BLEU, and the speed it buys against
+    // onnxruntime-web (Bergamot runs without one: a shortlist on one side only is not the same weights).
+    int8_shortlist_bleu_minus_int8: { value: Number((shortlisted.bleu - int8.bleu).toFixed(2)), bar: -0.3 },
+    ...(q8 && { int8_shortlist_tokens_vs_onnxruntime_q8: { value: ratio(shortlisted.tokens_per_s, q8.tokens_per_s), bar: 3 } }),
+    fp32_shortlist_bleu_minus_fp32: { value: Number((fp32Shortlisted.bleu - fp32.bleu).toFixed(2)), bar: -0.3 },
+    ...(peer && { fp32_shortlist_tokens_vs_onnxruntime: { value: fp32Shortlisted.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 } }),
+  };
+  for (const b of Object.values(bars)) b.met = b.lower_is_better ? b.value <= b.bar : b.value >= b.bar;
+  return bars;
+}
+
+/** The model file's provenance metadata (docs/model-format.md: source, license, attribution, converted_from, converter; and the converter's marian_version and quantization), the keys it has. */
+function modelProvenance(file) {
+  const { metadata } = header(file);
+  return Object.fromEntries(['source', 'license', 'attribution', 'converted_from', 'converter', 'marian_version', 'quantization']
+    .filter((key) => metadata[key]).map((key) => [key, metadata[key]]));
+}
+
 /**
  * Benchmarks one model (see the top of this file) and returns its section of performance.json:
- * { name, model, fp32_model, int8_model, int8_given, shortlist, config, test_set, marian_differences,
- *   engines, bars, ceiling, batch_sweep, latency_by_source_length, kernels }.
+ * { name, model, fp32_model, int8_model, int8_given, shortlist, config, provenance, decoder_autoregression,
+ *   onnxruntime_skipped (why the section has no onnxruntime-web rows, else null), test_set, marian_differences,
+ *   decoding (the search limits of every engine, null for their defaults), engines, bars, ceiling (null for
+ *   an SSRU decoder), batch_sweep, latency_by_source_length, kernels }.
  * `options`: the parsed command line of bench/run.js (data, test-set, shortlist-train, quick) with
  * sentences, runs, batch and batchSizes as numbers.
  */
@@ -85,48 +327,10 @@ export async function benchModel(modelArg, options) {
   const srcFile = path.join(work, `test.${sourceLang}`);
   writeFileSync(srcFile, source.join('\n') + '\n');
 
-  // --- The two precisions' files -------------------------------------------------------------------
-  const stale = (file, from) => !existsSync(file) || statSync(file).mtimeMs < statSync(from).mtimeMs;
-  let fp32Model, int8Model;
-  if (int8Given) {
-    int8Model = given;
-    fp32Model = path.join(work, `${modelName}.dequantized.crossattn`);
-    if (stale(fp32Model, given)) run('/usr/bin/python3', ['models/dequantize.py', '--model', given, '--out', fp32Model]);
-  } else {
-    fp32Model = given;
-    const sibling = given.replace(/\.crossattn$/, '.int8.crossattn');
-    int8Model = existsSync(sibling) ? sibling : path.join(work, `${modelName}.int8.crossattn`);
-    if (stale(int8Model, fp32Model)) run('/usr/bin/python3', ['models/quantize.py', '--model', fp32Model, '--out', int8Model]);
-  }
-
-  // --- onnxruntime-web: an ONNX export of the fp32 weights, and transformers.js's q8 of it ---------
-  const onnxDir = path.join(work, 'onnx');
-  const onnxSources = path.join(onnxDir, 'sources.json');
-  if (stale(onnxSources, fp32Model) || JSON.parse(readFileSync(onnxSources, 'utf8')).sources.length !== sentences) {
-    console.error('exporting the model to ONNX (bench/export_onnx.py) ...');
-    run('/usr/bin/python3', ['bench/export_onnx.py', '--model', fp32Model, '--src', srcFile, '--out', onnxDir],
-        { stdio: ['ignore', 'inherit', 'ignore'] });
-  }
-  const onnxQ8Dir = path.join(work, 'onnx-q8');
-  if (stale(path.join(onnxQ8Dir, 'sources.json'), onnxSources)) {
-    console.error('quantizing the ONNX export to q8 (bench/quantize_onnx.py) ...');
-    mkdirSync(onnxQ8Dir, { recursive: true });
-    for (const part of ['encoder', 'decoder']) {
-      run('/usr/bin/python3', ['bench/quantize_onnx.py', path.join(onnxDir, `${part}.onnx`), path.join(onnxQ8Dir, `${part}.onnx`)]);
-    }
-    copyFileSync(onnxSources, path.join(onnxQ8Dir, 'sources.json'));
-  }
-
-  // --- Bergamot: Marian's binary format from our fp32 file (float32) and our int8 file (intgemm8) ---
-  const marian = { fp32: path.join(work, 'marian-fp32'), int8: path.join(work, 'marian-int8') };
-  for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'float32'], int8: [int8Model, 'intgemm8'] })) {
-    if (!stale(path.join(marian[kind], 'differences.json'), model)) continue;
-    console.error(`exporting the ${kind} model to Marian's format (bench/export_marian.py) ...`);
-    run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
-  }
-  // What makes Marian compute another function than ours on this model ([] when the model follows
-  // native Marian's conventions: docs/bergamot.md).
-  const marianDifferences = JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8'));
+  const { fp32Model, int8Model } = precisionFiles(given, int8Given, work, modelName);
+  const onnx = config.decoderAutoregression === 'ssru' ? null : onnxExports(fp32Model, srcFile, work, sentences);
+  const marian = marianExports(fp32Model, int8Model, work);
+  const decoding = decodingLimits(marian.differences);
 
   // --- The lexical shortlist (docs/model-format.md) ------------------------------------------------
   // The model file's own, else a table made from the pairs of --shortlist-train, aligned with the
@@ -151,32 +355,9 @@ export async function benchModel(modelArg, options) {
   };
   const shortlistModels = { fp32: withShortlist(fp32Model, 'fp32'), int8: withShortlist(int8Model, 'int8') };
 
-  // --- Engines --------------------------------------------------------------------------------------
-  const wasmModels = { fp32: fp32Model, int8: int8Model };
-  const whole = ['--no-shortlist'];  // rows without "shortlist" in their name score every piece
-  const ours = (model, ...args) => [node, ['bench/engine.js', 'crossattn', '--model', model, '--src', srcFile, ...args]];
-  /** crossattn WebAssembly `precision` with translateBatch of `size` sentences per call, as [name, command]. */
-  const batchEngine = (precision, size) => [`crossattn-wasm-${precision}-batch${size}`,
-    ours(wasmModels[precision], '--batch', String(size), ...whole)];
-  // The rows of the table, in its order.
-  const engines = {
-    'crossattn-wasm-fp32': ours(fp32Model, ...whole),
-    'crossattn-wasm-int8': ours(int8Model, ...whole),
-    'crossattn-wasm-fp32-shortlist': ours(shortlistModels.fp32),
-    'crossattn-wasm-int8-shortlist': ours(shortlistModels.int8),
-    'crossattn-native': [native, ['--model', fp32Model, ...whole]],
-    'crossattn-native-int8': [native, ['--model', int8Model, ...whole]],
-    'onnxruntime-web': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxDir]],
-    'onnxruntime-web-q8': [node, ['bench/engine.js', 'onnxruntime', '--onnx', onnxQ8Dir]],
-    'bergamot-wasm-fp32': [node, ['bench/engine.js', 'bergamot', '--marian', marian.fp32, '--gemm', 'float32', '--src', srcFile, '--model', fp32Model]],
-    'bergamot-wasm-int8': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll', '--src', srcFile, '--model', int8Model]],
-    ...Object.fromEntries(Object.keys(wasmModels).map((precision) => batchEngine(precision, batch))),
-    'crossattn-wasm-int8-beam4': ours(int8Model, '--beam-size', '4', ...whole),
-  };
-  // The batch sizes of the sweep that the table leaves out (bench-batch.svg and batch_sweep only).
-  const sweepEngines = Object.fromEntries(batchSizes.filter((size) => size !== batch)
-    .flatMap((size) => Object.keys(wasmModels).map((precision) => batchEngine(precision, size))));
+  const { engines, sweepEngines } = engineTable({ fp32Model, int8Model, shortlistModels, onnx, marian, decoding, srcFile, batch, batchSizes });
   const allEngines = { ...engines, ...sweepEngines };
+  const wasmModels = { fp32: fp32Model, int8: int8Model };
 
   const passes = Object.fromEntries(Object.keys(allEngines).map((name) => [name, []]));
   for (let r = 0; r < runs; r++) {
@@ -187,23 +368,7 @@ export async function benchModel(modelArg, options) {
     }
   }
 
-  const measured = {};
-  for (const [name, list] of Object.entries(passes)) {
-    const perRun = list.map((p) => {
-      const seconds = p.sentence_ms.reduce((a, b) => a + b, 0) / 1000;
-      return { tokens_per_s: p.target_tokens / seconds, sentences_per_s: sentences / seconds,
-               p50_ms: quantile(p.sentence_ms, 0.5), p95_ms: quantile(p.sentence_ms, 0.95), load_ms: p.load_ms };
-    });
-    const m = (key) => Number(median(perRun.map((x) => x[key])).toFixed(key.endsWith('_ms') ? 2 : 1));
-    measured[name] = {
-      tokens_per_s: m('tokens_per_s'), sentences_per_s: m('sentences_per_s'), p50_ms: m('p50_ms'), p95_ms: m('p95_ms'),
-      load_ms: m('load_ms'), peak_memory_bytes: Math.max(...list.map((p) => p.peak_memory_bytes)),
-      bleu: Number(corpusBleu(list[0].translations, [reference]).score.toFixed(2)),
-      target_tokens: list[0].target_tokens,
-    };
-    const batchSize = /-batch(\d+)$/.exec(name)?.[1];
-    if (batchSize) measured[name].batch = Number(batchSize);
-  }
+  const measured = measure(passes, sentences, reference);
   // Load: a first load in a fresh process, LOAD_RUNS times per WebAssembly engine, the median (the
   // translation passes above load once each, too few for a number this noisy). bench/engine.js starts
   // the clock with the engine's wasm compiled, for ours (prepareEngine) as for Bergamot; the compile is
@@ -223,20 +388,7 @@ export async function benchModel(modelArg, options) {
       const r = measured[`crossattn-wasm-${precision}-batch${size}`];
       return { batch_size: size, tokens_per_s: r.tokens_per_s, sentences_per_s: r.sentences_per_s, p50_ms_per_call: r.p50_ms };
     })]));
-  const peer = results['onnxruntime-web'];
-  for (const r of Object.values(results)) {
-    r.ratio_to_onnxruntime_web = Object.fromEntries(
-      ['tokens_per_s', 'sentences_per_s', 'p50_ms', 'p95_ms', 'load_ms', 'peak_memory_bytes']
-        .map((k) => [k, Number((r[k] / peer[k]).toFixed(2))]));
-  }
-  // Does each peer compute our function? Its outputs against ours on the same weights (fp32 peers
-  // against crossattn fp32, int8 peers against crossattn int8).
-  for (const [name, r] of Object.entries(results)) {
-    if (name.startsWith('crossattn')) continue;
-    const ourRow = /q8|int8/.test(name) ? 'crossattn-wasm-int8' : 'crossattn-wasm-fp32';
-    const same = passes[name][0].translations.filter((t, i) => t === passes[ourRow][0].translations[i]).length;
-    r.agreement = { with: ourRow, identical_sentences: same, of: sentences, bleu_minus_ours: Number((r.bleu - results[ourRow].bleu).toFixed(2)) };
-  }
+  comparePeers(results, passes, sentences);
 
   // --- Latency against source length (bench-latency.svg) ------------------------------------------
   // Each sentence's median time over runs, then the median per bucket; a bucket of fewer than
@@ -267,66 +419,8 @@ export async function benchModel(modelArg, options) {
   };
 
   // --- Bars (issues 3 and 19) -----------------------------------------------------------------------
-  const fp32 = results['crossattn-wasm-fp32'], int8 = results['crossattn-wasm-int8'];
-  const shortlisted = results['crossattn-wasm-int8-shortlist'], fp32Shortlisted = results['crossattn-wasm-fp32-shortlist'];
-  const q8 = results['onnxruntime-web-q8'];
-  const wasmKernels = kernels.wasm_simd128;
-  const encoderShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('encoder_'));
-  const decodeShapes = wasmKernels.shapes.filter((s) => s.name.startsWith('decode_'));
-  const ratio = (a, b) => Number((a / b).toFixed(2));
-  // The most tokens/s of greedy decoding one sentence at a time with the whole output layer on this
-  // machine: no engine takes less than, per target token, the decode step's bound (bench/kernels.cc;
-  // or the step's own time where it beat the bound, the read loop understating bandwidth) and, per
-  // source token, the encoder's and cross-attention's key and value products at the fastest rate
-  // this run measured (peak loop or product). Both leave out what an engine may skip or that
-  // is small: the second feed-forward matrices (a ReLU's zeros; both bounds scale with the weights),
-  // attention itself, norms, the softmax. A bar's `ceiling` is the ratio that allows against its
-  // peer: above it, no engine meets the bar here without a shortlist.
-  const step = wasmKernels.decode_step;
-  const { dModel: d, dFf: f, encoderLayers, decoderLayers } = config;
-  const unskippable = 1 - (decoderLayers * f * d) / step.weights;
-  const encoderOps = 2 * (encoderLayers * (4 * d * d + d * f) + decoderLayers * 2 * d * d);  // per source token
-  const sourceTokens = passes['crossattn-wasm-fp32'][0].source_tokens.reduce((a, b) => a + b, 0);
-  const targetTokens = fp32.target_tokens;
-  const fastest = (key) => Math.max(...wasmKernels.shapes.map((s) => s[key]));
-  const ceilingTokensPerS = (stepMs, opsPerS) =>
-    Math.round(targetTokens / (targetTokens * stepMs * unskippable / 1000 + sourceTokens * encoderOps / opsPerS));
-  const ceiling = {
-    fp32_tokens_per_s: ceilingTokensPerS(Math.min(step.f32_bound_ms, step.f32_ms),
-                                         1e9 * Math.max(fastest('simd128_peak_gflops'), fastest('f32_gflops'))),
-    int8_tokens_per_s: ceilingTokensPerS(Math.min(step.int8_bound_ms, step.int8_ms),
-                                         1e9 * Math.max(fastest('dot_peak_gops'), fastest('int8_gops'))),
-    source_tokens: sourceTokens, target_tokens: targetTokens,
-  };
-  const bars = {
-    fp32_tokens_vs_onnxruntime: { value: fp32.ratio_to_onnxruntime_web.tokens_per_s, bar: 3,
-                                  ceiling: ratio(ceiling.fp32_tokens_per_s, peer.tokens_per_s) },
-    int8_tokens_vs_fp32: { value: ratio(int8.tokens_per_s, fp32.tokens_per_s), bar: 1.5 },
-    int8_bleu_minus_fp32: { value: Number((int8.bleu - fp32.bleu).toFixed(2)), bar: -0.5 },
-    int8_file_vs_fp32_file: { value: Number((weightBytes(int8Model) / weightBytes(fp32Model, true)).toFixed(3)), bar: 0.3, lower_is_better: true },
-    wasm_vs_native_tokens: { value: ratio(fp32.tokens_per_s, results['crossattn-native'].tokens_per_s), bar: 0.6 },
-    encoder_gemm_vs_simd128_peak: { value: Math.min(...encoderShapes.map((s) => s.f32_fraction_of_peak)), bar: 0.7 },
-    // Issue 19, item 3: each batch-1 decode-step product at half its roofline bound or better.
-    decode_int8_gemm_vs_bound: { value: Math.min(...decodeShapes.map((s) => s.int8_fraction_of_bound)), bar: 0.5 },
-    decode_f32_gemm_vs_bound: { value: Math.min(...decodeShapes.map((s) => s.f32_fraction_of_bound)), bar: 0.5 },
-    // The same goal for the whole step, whose weights stream through the caches as a translation's do.
-    decode_step_int8_vs_bound: { value: step.int8_fraction_of_bound, bar: 0.5 },
-    decode_step_f32_vs_bound: { value: step.f32_fraction_of_bound, bar: 0.5 },
-    load_ms: { value: fp32.load_ms, bar: 300, lower_is_better: true },
-    // Issue 19: the peers users pick, on the same weights.
-    int8_tokens_vs_onnxruntime_q8: { value: ratio(int8.tokens_per_s, q8.tokens_per_s), bar: 3,
-                                     ceiling: ratio(ceiling.int8_tokens_per_s, q8.tokens_per_s) },
-    int8_tokens_vs_bergamot_int8: { value: ratio(int8.tokens_per_s, results['bergamot-wasm-int8'].tokens_per_s), bar: 1.5 },
-    // The int8 file as a user loads it (for a shipped model, its shortlist and lexicon included).
-    int8_load_ms: { value: int8.load_ms, bar: 150, lower_is_better: true },
-    // The lexical shortlist: the same translations, within 0.3 BLEU, and the speed it buys against
-    // onnxruntime-web (Bergamot runs without one: a shortlist on one side only is not the same weights).
-    int8_shortlist_bleu_minus_int8: { value: Number((shortlisted.bleu - int8.bleu).toFixed(2)), bar: -0.3 },
-    int8_shortlist_tokens_vs_onnxruntime_q8: { value: ratio(shortlisted.tokens_per_s, q8.tokens_per_s), bar: 3 },
-    fp32_shortlist_bleu_minus_fp32: { value: Number((fp32Shortlisted.bleu - fp32.bleu).toFixed(2)), bar: -0.3 },
-    fp32_shortlist_tokens_vs_onnxruntime: { value: fp32Shortlisted.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 },
-  };
-  for (const b of Object.values(bars)) b.met = b.lower_is_better ? b.value <= b.bar : b.value >= b.bar;
+  const ceiling = config.decoderAutoregression === 'ssru' ? null : decodeCeiling(config, kernels.wasm_simd128, passes, results);
+  const bars = modelBars({ results, kernels: kernels.wasm_simd128, ceiling, int8Model, fp32Model });
 
   const relative = (file) => path.relative(root, file);
   return {
@@ -336,7 +430,9 @@ export async function benchModel(modelArg, options) {
                             : { from: options['shortlist-train'] },
     config: { encoder_layers: config.encoderLayers, decoder_layers: config.decoderLayers, d_model: config.dModel,
               n_heads: config.nHeads, d_ff: config.dFf, vocab_size: config.vocabSize },
-    test_set: `${options['test-set']} ${sourceLang}-${targetLang}`, marian_differences: marianDifferences,
+    provenance: modelProvenance(given), decoder_autoregression: config.decoderAutoregression,
+    onnxruntime_skipped: onnx ? null : 'bench/export_onnx.py exports self-attention decoders only, and this model\'s decoder is an SSRU',
+    test_set: `${options['test-set']} ${sourceLang}-${targetLang}`, marian_differences: marian.differences, decoding,
     engines: results, bars, ceiling, batch_sweep: batchSweep,
     latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength },
     kernels,

@@ -3,9 +3,11 @@
 // greedy, one at a time (or --batch N sentences per translate_batch call), and prints one JSON
 // object: load_ms, sentence_ms [per sentence or per batch], target_tokens, translations,
 // peak_memory_bytes (the process's maximum resident set). --no-shortlist scores the whole output
-// layer where the model file has a lexical shortlist.
+// layer where the model file has a lexical shortlist; --repeat-limit, --max-length-ratio and
+// --max-length-offset set the TranslateOptions of those names (cpp/options.h; defaults as there).
 //
-//   crossattn-bench-native --model FILE [--batch N] [--no-shortlist] < SOURCES
+//   crossattn-bench-native --model FILE [--batch N] [--no-shortlist] [--repeat-limit N] [--max-length-ratio R]
+//                          [--max-length-offset N] < SOURCES
 #include <sys/resource.h>
 
 #include <chrono>
@@ -31,15 +33,20 @@ int main(int argc, char** argv) {
   std::string model_path;
   size_t batch = 0;
   bool shortlist = true, known = true;
+  crossattn::TranslateOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
     else if (arg == "--batch" && i + 1 < argc) batch = static_cast<size_t>(std::atoi(argv[++i]));
     else if (arg == "--no-shortlist") shortlist = false;
+    else if (arg == "--repeat-limit" && i + 1 < argc) options.repeat_limit = std::atoi(argv[++i]);
+    else if (arg == "--max-length-ratio" && i + 1 < argc) options.max_length_ratio = std::strtof(argv[++i], nullptr);
+    else if (arg == "--max-length-offset" && i + 1 < argc) options.max_length_offset = std::atoi(argv[++i]);
     else known = false;
   }
   if (model_path.empty() || !known) {
-    std::cerr << "usage: crossattn-bench-native --model FILE [--batch N] [--no-shortlist] < SOURCES\n";
+    std::cerr << "usage: crossattn-bench-native --model FILE [--batch N] [--no-shortlist] [--repeat-limit N] "
+                 "[--max-length-ratio R] [--max-length-offset N] < SOURCES\n";
     return 2;
   }
   std::vector<std::string> lines;
@@ -48,7 +55,6 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     const auto translator = crossattn::Translator::from_file(model_path);
     const double load_ms = ms_since(start);
-    crossattn::TranslateOptions options;
     options.attention = false;
     options.shortlist = shortlist;
     nlohmann::json sentence_ms = nlohmann::json::array(), translations = nlohmann::json::array();

@@ -9,11 +9,13 @@ import * as ort from 'onnxruntime-web';
 const require = createRequire(import.meta.url);
 
 /**
- * Loads the two sessions from `dir` (encoder.onnx, decoder.onnx, sources.json).
+ * Loads the two sessions from `dir` (encoder.onnx, decoder.onnx, sources.json). `limits`: each
+ * translation has at most floor(maxLengthRatio * S + maxLengthOffset) target tokens for S source
+ * ids (eos included), at most max_positions, as the library's options of those names.
  * @returns {Promise<{translate: (srcIds: number[]) => Promise<number[]>, detokenize: (ids: number[]) => string,
  *   sources: number[][], loadMs: number}>}
  */
-export async function loadOnnxTranslator(dir) {
+export async function loadOnnxTranslator(dir, { maxLengthRatio = 2, maxLengthOffset = 10 } = {}) {
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.simd = true;
   ort.env.wasm.wasmPaths = path.dirname(require.resolve('onnxruntime-web')) + '/';
@@ -34,7 +36,7 @@ export async function loadOnnxTranslator(dir) {
     const feeds = {};
     for (const name of crossNames) feeds[name] = cross[name];
     for (const name of pastNames) feeds[name] = new ort.Tensor('float32', new Float32Array(0), [1, heads, 0, dK]);
-    const maxLength = Math.min(config.max_positions, 2 * srcIds.length + 10);
+    const maxLength = Math.min(config.max_positions, Math.max(1, Math.floor(maxLengthRatio * srcIds.length + maxLengthOffset)));
     const out = [];
     let token = config.decoder_start_id;
     for (let t = 0; t < maxLength; t++) {

@@ -9,18 +9,41 @@ export function plotFile(report, index, file) {
   return index === 0 ? file : `${report.models[index].name}-${file}`;
 }
 
+/**
+ * Where a converted model's weights come from (its provenance metadata), '' for others: the Marian
+ * files and converter, and for the test fixture (tests/js/fixtures/marian-models.sh, whose Marian
+ * files bench/export_marian.py wrote) what those files are.
+ */
+function provenanceNote(section) {
+  const { converted_from: from, source, converter, marian_version: version = '', quantization = '' } = section.provenance ?? {};
+  if (from !== 'marian') return from ? `Its weights were converted from ${from} files (${source}) by ${converter}. ` : '';
+  const fixture = version.startsWith('crossattn bench/export_marian.py')
+    ? ' Those files are the test fixture of tests/js/fixtures/marian-models.sh: the committed bench model (models/runs/bench-marian-en-de, a Marian-convention model: docs/bergamot.md) exported to Marian by bench/export_marian.py' +
+      (version.includes('--ssru')
+        ? ', with each decoder self-attention replaced by an SSRU whose weights are random and untrained (--ssru). Its translations are poor and loop, so BLEU means nothing on this model: only speed and agreement count.'
+        : '.')
+    : '';
+  const int8 = quantization.startsWith('intgemm8')
+    ? ' Its int8 matrices are the Marian file\'s own intgemm8 values and per-matrix scales (to float32\'s last bit: the file keeps 1 / quantMult), so our int8 rows and Bergamot\'s multiply the same int8 weights (each quantizes the activations its own way: docs/bergamot.md).' : '';
+  return `Its weights were converted from Marian files (${source}) by \`crossattn convert\` (${converter}).${int8}${fixture} `;
+}
+
 /** How the section's model was run: its files, and whether Bergamot computes its function. */
 function modelNotes(section) {
   const { config: c } = section;
+  const limits = section.decoding;
   return [
-    `${section.model}: ${c.encoder_layers} encoder and ${c.decoder_layers} decoder layers, d_model ${c.d_model}, ${c.n_heads} heads, d_ff ${c.d_ff}, ${c.vocab_size} pieces. ` +
+    `${section.model}: ${c.encoder_layers} encoder and ${c.decoder_layers} decoder layers${section.decoder_autoregression === 'ssru' ? ' (SSRU decoder: docs/model-format.md)' : ''}, d_model ${c.d_model}, ${c.n_heads} heads, d_ff ${c.d_ff}, ${c.vocab_size} pieces. ` +
+      provenanceNote(section) +
       (section.int8_given
-        ? `The int8 rows run this file; the fp32 rows and onnxruntime-web run its dequantized weights (${section.fp32_model}, models/dequantize.py), the very numbers the int8 engine multiplies by.`
+        ? `The int8 rows run this file; the fp32 rows${section.onnxruntime_skipped ? '' : ' and onnxruntime-web'} run its dequantized weights (${section.fp32_model}, models/dequantize.py), the very numbers the int8 engine multiplies by.`
         : `The int8 rows run ${section.int8_model} (models/quantize.py).`),
     'Bergamot runs Marian exports of the same weights (bench/export_marian.py); its tokens are counted with our tokenizer. ' +
       (section.marian_differences.length === 0
         ? 'This model follows native Marian\'s conventions (post-norm, Marian\'s sinusoids, a zero vector as the decoder\'s first input, layer-norm epsilon 1e-6: docs/bergamot.md), so Bergamot computes the same function as ours: its float32 outputs differ from ours only where float rounding flips a close choice, its int8 ones also by its own quantization (intgemm, one scale per matrix).'
-        : `On this model Marian computes a different function (${section.marian_differences.join('; ')}: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes and weights, not the same translations.`),
+        : `On this model Marian computes a different function (${section.marian_differences.join('; ')}: docs/bergamot.md), so its outputs differ from ours and its ratio compares speed on the same shapes and weights, not the same translations.`) +
+      (limits ? ` Every engine decodes as Bergamot does, so that whole outputs compare: no repetition guard (repeatLimit ${limits.repeat_limit}), at most ${limits.max_length_ratio} target tokens per source token (</s> counted on both sides${limits.max_length_offset ? `, plus ${limits.max_length_offset}` : ''}: Marian's max-length-factor), each line one sentence.` : ''),
+    ...(section.onnxruntime_skipped ? [`No onnxruntime-web rows: ${section.onnxruntime_skipped}; the ratios and bars against it are left out of this section.`] : []),
     section.shortlist.settings
       ? `The shortlist rows use the model file's own lexical shortlist (${section.shortlist.settings.frequent} most frequent target pieces plus the ${section.shortlist.settings.per_source} likeliest per source piece: its card), as the library does by default; the other rows score all ${c.vocab_size} pieces.`
       : `The shortlist rows are the same models with a lexical shortlist of their output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${section.shortlist.from}): each sentence scores its candidates only (docs/model-format.md).`,
@@ -33,6 +56,9 @@ function modelNotes(section) {
  */
 function ceilingNotes(section) {
   const { decode_step: step } = section.kernels.wasm_simd128;
+  if (!section.ceiling) {
+    return [`No ceiling for this model: bench/kernels.cc's decode step (fp32 ${step.f32_ms.toFixed(3)} ms, ${step.f32_fraction_of_bound} of its bound; int8 ${step.int8_ms.toFixed(3)} ms, ${step.int8_fraction_of_bound}) is a self-attention decoder's of the same widths, which streams more weights per token than this SSRU decoder, so its bound does not bound this model.`];
+  }
   const notes = [
     `Decode step (wasm, bench/kernels.cc): the products of one target token at batch 1 through ${step.decoder_layers} decoder layers and the whole output layer, ${(step.weights / 1e6).toFixed(2)} M weights, each layer with its own, streamed as a translation streams them. ` +
       `fp32 ${step.f32_ms.toFixed(3)} ms against a bound of ${step.f32_bound_ms.toFixed(3)} ms (${step.f32_bound}: ${step.f32_read_gbps} GB/s over ${(4 * step.weights / 2 ** 20).toFixed(1)} MiB), ${step.f32_fraction_of_bound} of it; ` +
@@ -58,12 +84,12 @@ function modelSection(report, index) {
     `## ${section.name}`, '',
     `${report.sentences} sentences of ${section.test_set}, greedy (the beam4 row: beam search, 4 hypotheses), one thread; medians of ${report.runs} run(s), each engine in its own process.`,
     ...modelNotes(section), '',
-    '| engine | tokens/s | sentences/s | p50 ms | p95 ms | load ms | peak memory MiB | BLEU | tokens/s vs onnxruntime-web | outputs identical to ours |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| engine | tokens/s | sentences/s | p50 ms | p95 ms | load ms | peak memory MiB | BLEU | tokens/s vs onnxruntime-web | tokens/s vs Bergamot | outputs identical to ours |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...Object.entries(results).map(([name, r]) =>
-      `| ${name} | ${r.tokens_per_s} | ${r.sentences_per_s} | ${r.p50_ms} | ${r.p95_ms} | ${r.load_ms.toFixed(0)} | ${mib(r.peak_memory_bytes)} | ${r.bleu} | ${r.ratio_to_onnxruntime_web.tokens_per_s}x | ${r.agreement ? `${r.agreement.identical_sentences}/${r.agreement.of} (${r.agreement.with.slice(15)})` : ''} |`),
+      `| ${name} | ${r.tokens_per_s} | ${r.sentences_per_s} | ${r.p50_ms} | ${r.p95_ms} | ${r.load_ms.toFixed(0)} | ${mib(r.peak_memory_bytes)} | ${r.bleu} | ${r.ratio_to_onnxruntime_web ? `${r.ratio_to_onnxruntime_web.tokens_per_s}x` : '–'} | ${r.ratio_to_bergamot ? `${r.ratio_to_bergamot.tokens_per_s}x (${r.ratio_to_bergamot.with.slice(14)})` : ''} | ${r.agreement ? `${r.agreement.identical_sentences}/${r.agreement.of} (${r.agreement.with.slice(15)})` : ''} |`),
     '', `Batch rows: \`translateBatch\` with ${batchRow.batch} sentences per call; their p50/p95 are per call (batch).`,
-    'The beam4 row decodes 4 hypotheses per sentence in one batched decoder call per step; its ratio is against greedy onnxruntime-web.',
+    'The beam4 row decodes 4 hypotheses per sentence in one batched decoder call per step; its ratios are against greedy peers. "tokens/s vs Bergamot" is against Bergamot of the same precision (rows named int8 or q8 against bergamot-wasm-int8, the others against bergamot-wasm-fp32).',
     `Load ms of the WebAssembly engines: the median of ${int8.load_runs} first loads, each in a fresh process, from the model file on disk to a translator ready, with the engine's wasm compiled before the clock starts (ours by prepareEngine, in ${int8.engine_compile_ms} ms, which includes its warm-up of the load path, bindings/warm_up.cc; Bergamot's compiled likewise); onnxruntime-web's includes its runtime's start. The native rows read the file from the page cache.`, '',
     `![Target tokens/s by engine, ${section.name}](${plot('bench-tokens.svg')})`, '',
     `![Latency against source length, ${section.name}: the median per ${section.latency_by_source_length.bucket_tokens}-token bucket, one line per single-sentence engine](${plot('bench-latency.svg')})`, '',
