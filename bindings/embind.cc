@@ -210,6 +210,16 @@ class WasmTranslator {
     });
   }
 
+  /// {length} or {error}: the source tokens the encoder would take for `text`, its pieces plus eos
+  /// (Translator::source_length), for the long-input splitter (bindings/src/long-input.ts).
+  val source_length(const std::string& text) const {
+    return guarded([&] {
+      val out = val::object();
+      out.set("length", translator_.source_length(text));
+      return out;
+    });
+  }
+
   /// The model config as a plain object.
   val config() const {
     const crossattn::ModelConfig& c = translator_.config();
@@ -306,6 +316,7 @@ EMSCRIPTEN_BINDINGS(crossattn) {
       .function("align", &WasmTranslator::align)
       .function("start", &WasmTranslator::start)
       .function("symmetrize", &WasmTranslator::symmetrize)
+      .function("sourceLength", &WasmTranslator::source_length)
       .function("config", &WasmTranslator::config);
   emscripten::class_<WasmJob>("WasmJob").function("step", &WasmJob::step).function("finish", &WasmJob::finish);
   emscripten::class_<WasmFileBuffer>("WasmFileBuffer").function("view", &WasmFileBuffer::view);

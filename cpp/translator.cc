@@ -56,6 +56,11 @@ Translator Translator::from_file(const std::string& path) {
 
 const ModelConfig& Translator::config() const { return model_->config(); }
 
+int Translator::source_length(const std::string& text) const {
+  const size_t pieces = tokenizer_->encode(text, Side::kSource).pieces.size();
+  return pieces == 0 ? 0 : static_cast<int>(pieces) + 1;  // + eos, as prepare() below appends it
+}
+
 Translation Translator::translate(const std::string& text, const TranslateOptions& options) const {
   return std::move(translate_batch({text}, options).front());
 }

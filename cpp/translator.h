@@ -129,6 +129,12 @@ class Translator {
   /// a target of more than max_positions - 1 tokens.
   Translation align(const std::string& source, const std::string& target, const TranslateOptions& options) const;
 
+  /// The number of source tokens the encoder would take for `text`: its SentencePiece pieces plus
+  /// eos (0 for empty or whitespace-only text), to compare with config().max_positions before
+  /// translating (long-input splitting, cli/long_input.h and bindings/src/long-input.ts). Raises
+  /// Error(kInvalidInput) if text is not UTF-8.
+  int source_length(const std::string& text) const;
+
   const ModelConfig& config() const;
 
  private:

@@ -18,6 +18,8 @@
  * "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0. Reading a terminal, it says so on
  * stderr; with stderr a terminal and stdin not, it shows how many lines are done. With --html,
  * TEXT or the whole of stdin is one HTML fragment, translated with its markup kept (html.ts).
+ * Input is read as bytes: a line (of stdin, --src, --tgt), fragment or TEXT that is not valid
+ * UTF-8 or holds a NUL byte is one error naming it, as for a line the engine refuses (cli-input.ts).
  *
  * align: forced alignment of each line of --src to the same line of --tgt, one line per pair on
  * stdout in Pharaoh format ("s-t", 0-based indices of whitespace-separated words), the input of
@@ -42,10 +44,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pharaoh, type AlignmentOptions } from './alignment.js';
+import { argumentText, linesOf, streamLines, wholeStdin, type InputText } from './cli-input.js';
 import { CrossattnError, InvalidInputError } from './errors.js';
 import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
 import { joinParagraphs, splitParagraphs } from './sentences.js';
@@ -180,16 +182,13 @@ function parse(args: string[], specs: OptionSpec[]): Options {
   return options;
 }
 
-function lines(path: string): string[] {
-  let text: string;
+/** The lines of the file given as `flag`, each checked for UTF-8 when its turn comes (cli-input.ts). */
+function lines(path: string, flag: string): InputText[] {
   try {
-    text = readFileSync(path, 'utf8');
+    return linesOf(readFileSync(path), `${flag} ${path}`);
   } catch (e) {
     fail(`cannot read '${path}': ${e instanceof Error ? e.message : String(e)}`, 1);
   }
-  const out = text.split(/\r?\n/);
-  if (out.at(-1) === '') out.pop();
-  return out;
 }
 
 /** Writes one output line per input; an engine error leaves the line empty and counts as a failure. */
@@ -288,22 +287,23 @@ async function main() {
   await refuseContradictions(translator, options, specs);
   let failures: number;
   if (options.command === 'align') {
-    const src = lines(options.src!), tgt = lines(options.tgt!);
+    const src = lines(options.src!, '--src'), tgt = lines(options.tgt!, '--tgt');
     if (src.length !== tgt.length) fail(`--src has ${src.length} lines but --tgt has ${tgt.length}`, 1);
     const { sourceLang, targetLang } = translator.config;
     const reverseFile = options.reverse === 'catalog' ? catalogModel(targetLang, sourceLang)
       : options.reverse === 'catalog-if-listed' ? listedModel(targetLang, sourceLang) : options.reverse;
     const reverse = reverseFile === undefined ? null : await loadModel(reverseFile);
     failures = await each(src.keys(), async (i) => {
-      if (reverse) return pharaoh(await translator.alignSymmetric(reverse, src[i], tgt[i], { alignment: options.alignment }));
-      const r = await translator.align(src[i], tgt[i], { attention: false, alignment: options.alignment });
+      const [source, target] = [src[i].text(), tgt[i].text()];
+      if (reverse) return pharaoh(await translator.alignSymmetric(reverse, source, target, { alignment: options.alignment }));
+      const r = await translator.align(source, target, { attention: false, alignment: options.alignment });
       return r.alignment ? pharaoh(r.alignment) : '';
     });
     reverse?.dispose();
   } else if (options.html) {
     if (options.text === undefined && process.stdin.isTTY) process.stderr.write('crossattn: reading an HTML fragment; end with Ctrl-D\n');
-    failures = await each([options.text ?? readFileSync(0, 'utf8').replace(/\r?\n$/, '')], async (html) => {
-      const r = await translator.translate(html, { ...options.search, html: true, attention: false });
+    failures = await each([options.text !== undefined ? argumentText(options.text) : wholeStdin()], async (input) => {
+      const r = await translator.translate(input.text(), { ...options.search, html: true, attention: false });
       const sentences = r.sentences.map((s) => ({ text: s.text, confidence: s.confidence, links: s.alignment?.links }));
       return options.json ? JSON.stringify({ text: r.text, confidence: r.confidence, sentences, model: translator.info }) : r.text;
     });
@@ -311,11 +311,11 @@ async function main() {
     if (options.text === undefined && process.stdin.isTTY) {
       process.stderr.write('crossattn: translating what you type, one sentence per line; end with Ctrl-D\n');
     }
-    const input = options.text !== undefined ? [options.text] : createInterface({ input: process.stdin, crlfDelay: Infinity });
+    const input = options.text !== undefined ? [argumentText(options.text)] : streamLines(process.stdin, 'stdin');
     const progress = options.text === undefined && !process.stdin.isTTY && process.stderr.isTTY;
     let lineNumber = 0;
-    failures = await each(input, async (line) => {
-      const n = lineNumber++;
+    failures = await each(input, async (item) => {
+      const n = lineNumber++, line = item.text();
       if (progress) process.stderr.write(`\r${n} lines translated`);
       if (!options.json && (options.search.nBest ?? 1) === 1) {  // a line is a paragraph: its sentences translate as a batch
         const paragraphs = splitParagraphs(line, translator.config.sourceLang);
@@ -327,8 +327,8 @@ async function main() {
         return r.hypotheses.map((h) => `${n} ||| ${h.text} ||| ${h.logProb} ||| ${h.score}`).join('\n');
       }
       if (!options.json) return r.text;
-      return JSON.stringify({ ...r, crossAttention: r.crossAttention?.map((l) => l.map((h) => h.map((row) => Array.from(row)))),
-                             model: translator.info });
+      // Typed arrays as arrays, at any depth: crossAttention rows, and those of a long sentence's parts.
+      return JSON.stringify({ ...r, model: translator.info }, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v));
     });
   }
   translator.dispose();

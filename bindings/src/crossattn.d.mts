@@ -35,6 +35,8 @@ export interface WasmTranslator {
   /** `alignment`: the JSON text of {method?, threshold?}. */
   symmetrize(forward: EngineAlignment, backward: EngineAlignment, alignment: string): Result<EngineAlignment>;
   config(): ModelConfig;
+  /** Source tokens the encoder would take for `text`: its pieces plus eos (0 for blank text). */
+  sourceLength(text: string): Result<{ length: number }>;
   delete(): void;
 }
 /** Room in the wasm heap for a model file, written through view() (a new view after any heap growth). */

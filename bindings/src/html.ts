@@ -13,14 +13,25 @@
  *    clipped to its parent and siblings are kept apart, so the result always nests. An element with
  *    no aligned word (empty, void such as <br> and <img>, or unaligned) goes after the target word
  *    aligned to the source word before it.
- * 5. The target is built from new text nodes and copies of the elements (attributes as given, alt
+ * 5. Punctuation stays on the side of the element it was on in the source. The model writes
+ *    punctuation glued to a word ("Einstellungen."), and the alignment links whole words, so each
+ *    target word is cut into leading punctuation, its core and trailing punctuation
+ *    (html-punctuation.ts). An element whose source text does not end in trailing punctuation ("Open the
+ *    <a>settings</a>.") ends before the trailing punctuation of its last target word
+ *    ("<a>Einstellungen</a>."); one whose text does ("<a>settings.</a>") keeps it inside. Leading
+ *    punctuation ("(<b>see</b> ...", "„<b>Hallo</b>“") likewise. Nested elements follow the same
+ *    rule each, clipped to their parent: punctuation that an outer element leaves out is outside
+ *    the inner ones too.
+ * 6. The target is built from new text nodes and copies of the elements (attributes as given, alt
  *    and title translated) and serialised by parse5: text never becomes markup.
  *
  * script, style, pre, textarea and template are left as they are; an inline <code> keeps its
  * content (the model sees it, so the sentence stays whole) and moves like any inline element.
  */
 import { defaultTreeAdapter as adapter, parseFragment, serialize, type DefaultTreeAdapterTypes as T } from 'parse5';
+import { cutWords, LEADING, placeUnits, TRAILING, type Unit } from './html-punctuation.js';
 import { splitSentences } from './sentences.js';
+import { checkWellFormed } from './well-formed.js';
 
 /** Inline (phrasing) elements that are carried to the aligned target words. */
 const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i',
@@ -43,7 +54,9 @@ interface Item {
   parent: number;   // enclosing item, -1 for none
   anchor: number;   // source words before it
   words: number[];  // source words inside it
-  span: [number, number];  // target words it wraps, [a, b); a == b: none, placed at a
+  span: [number, number];  // target words it wraps, [a, b), then (placeUnits) target units; a == b: none, placed at a
+  ownsLeading: boolean;    // its source text begins with LEADING punctuation
+  ownsTrailing: boolean;   // its source text ends with TRAILING punctuation
 }
 
 /** A run of text and inline elements inside one block, with its words and items. */
@@ -56,6 +69,9 @@ interface Segment {
   lead: boolean;       // the run began with whitespace
   trail: boolean;      // the run ended with whitespace
 }
+
+const textContent = (node: Node): string =>
+  isText(node) ? node.value : isElement(node) ? node.childNodes.map(textContent).join('') : '';
 
 const inlineOnly = (n: Node): boolean =>
   !isElement(n) || (INLINE.has(n.tagName) && n.childNodes.every(inlineOnly));
@@ -111,7 +127,9 @@ function segment(parent: T.ParentNode, nodes: Node[], lang: string): Segment {
   const walk = (node: Node, stack: number[]) => {
     if (isText(node)) return addText(node.value, stack);
     if (!isElement(node) && node.nodeName !== '#comment') return;
-    items.push({ node: node as T.Element | T.CommentNode, parent: stack.at(-1) ?? -1, anchor: words.length, words: [], span: [0, 0] });
+    const text = isElement(node) ? textContent(node).trim() : '';
+    items.push({ node: node as T.Element | T.CommentNode, parent: stack.at(-1) ?? -1, anchor: words.length, words: [], span: [0, 0],
+                 ownsLeading: LEADING.test(text), ownsTrailing: TRAILING.test(text) });
     const id = items.length - 1;
     if (isElement(node)) {
       if (node.tagName === 'br' || node.tagName === 'img') open = false;
@@ -181,8 +199,8 @@ function attributesOf(el: T.Element, translated: Map<T.Element, Map<string, stri
   return el.attrs.map((a) => ({ ...a, value: translated.get(el)?.get(a.name) ?? a.value }));
 }
 
-/** The translated run: words and copies of the items, nested by their spans. */
-function build(seg: Segment, targetWords: string[], translated: Map<T.Element, Map<string, string>>): Node[] {
+/** The translated run: target units (cutWords) and copies of the items, nested by their unit spans. */
+function build(seg: Segment, units: Unit[], translated: Map<T.Element, Map<string, string>>): Node[] {
   const out: Node[] = [];
   const emit = (into: Node[], parent: number, lo: number, hi: number) => {
     // Siblings by where they start in the target (their spans are disjoint), empty ones first.
@@ -190,8 +208,11 @@ function build(seg: Segment, targetWords: string[], translated: Map<T.Element, M
       .sort((x, y) => x.item.span[0] - y.item.span[0] ||
                       Number(x.item.span[1] > x.item.span[0]) - Number(y.item.span[1] > y.item.span[0]) || x.id - y.id);
     let pos = lo, next = 0;
-    // A space before each word but the container's first, and after anything emitted before it.
-    const space = () => { if (pos > lo || into.length > 0) into.push(adapter.createTextNode(' ')); };
+    // A space before each word (not before punctuation glued to it) but the container's first, and
+    // after anything emitted before it.
+    const space = (at: number) => {
+      if ((units[at]?.wordStart ?? true) && (pos > lo || into.length > 0)) into.push(adapter.createTextNode(' '));
+    };
     for (;;) {
       const child = children[next];
       if (child && child.item.span[0] <= pos) {
@@ -201,7 +222,7 @@ function build(seg: Segment, targetWords: string[], translated: Map<T.Element, M
           into.push(adapter.createCommentNode(node.data));
           continue;
         }
-        if (span[1] > span[0] || ['img', 'br', 'code'].includes(node.tagName)) space();  // it shows something
+        if (span[1] > span[0] || ['img', 'br', 'code'].includes(node.tagName)) space(span[0]);  // it shows something
         const copy = adapter.createElement(node.tagName, node.namespaceURI, attributesOf(node, translated));
         const inner: Node[] = [];
         if (node.tagName === 'code') inner.push(...node.childNodes.map(cloneDeep));  // its own text, untranslated
@@ -212,12 +233,12 @@ function build(seg: Segment, targetWords: string[], translated: Map<T.Element, M
         continue;
       }
       if (pos >= hi) break;
-      space();
-      into.push(adapter.createTextNode(targetWords[pos]));
+      space(pos);
+      into.push(adapter.createTextNode(units[pos].text));
       ++pos;
     }
   };
-  emit(out, -1, 0, targetWords.length);
+  emit(out, -1, 0, units.length);
   if (seg.lead) out.unshift(adapter.createTextNode(' '));
   if (seg.trail) out.push(adapter.createTextNode(' '));
   return out;
@@ -227,8 +248,10 @@ function build(seg: Segment, targetWords: string[], translated: Map<T.Element, M
  * Translates the HTML fragment `html` (source language `lang`) with `translate`, keeping its
  * markup: block structure as it is, inline elements on the aligned target words. Returns the
  * serialised target fragment. Errors of `translate` (e.g. InputTooLongError) pass through.
+ * @throws InvalidInputError if `html` has a lone UTF-16 surrogate (well-formed.ts).
  */
 export async function translateHtml(html: string, lang: string, translate: AlignedTranslate): Promise<string> {
+  checkWellFormed(html, 'the HTML');
   const root = parseFragment(html);
   const { segments, attributes } = collect(root, lang);
   const sentences: string[] = [];
@@ -262,7 +285,9 @@ export async function translateHtml(html: string, lang: string, translate: Align
       sourceOffset += n;
     }
     placeItems(seg.items, links, seg.words, targetWords);
-    const replacement = build(seg, targetWords, translated);
+    const { units, first } = cutWords(targetWords);
+    placeUnits(seg.items, units, first);
+    const replacement = build(seg, units, translated);
     for (const n of replacement) adapter.insertBefore(seg.parent, n, seg.nodes[0]);
     for (const n of seg.nodes) adapter.detachNode(n);
   }

@@ -11,6 +11,7 @@ export type { ModelInfo } from './model-info.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
 export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation } from './translator.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
+export type { CopyThroughReport } from './copy-through.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export {
   CancelledError,

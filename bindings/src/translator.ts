@@ -10,6 +10,10 @@ import {
 import { instantiateEngine, loadModel, type ThreadsOption, type WasmSource } from './engine.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
+import { planLongInput } from './long-input.js';
+import { joinPlan, planOnToken } from './long-input-join.js';
+import { checkWellFormed } from './well-formed.js';
+import { applyCopyThrough, copyThroughRequest, recoverDropped, type CopyThroughReport } from './copy-through.js';
 
 /** Options of Translator.load. */
 export interface LoadOptions {
@@ -46,6 +50,8 @@ export interface TranslateOptions extends SearchOptions, StreamOptions {
    * (html.ts), and return an HtmlTranslation.
    */
   html?: boolean;
+  /** Copy unknown pieces, numbers, URLs and names of the source through by the alignment (copy-through.ts); default true. */
+  copyThrough?: boolean;
 }
 
 /** One option of the engine's table (cpp/options.h): what `optionSpecs()` returns. */
@@ -181,6 +187,14 @@ export interface Translation {
   residual?: ResidualStats;
   /** Wall time of the call in the engine (ms). */
   ms: number;
+  /**
+   * Present only when the sentence had more than config.maxPositions source tokens and was translated
+   * in parts (long-input.ts): each part's own Translation, in order. The other fields then join the
+   * parts' (long-input-join.ts, docs/api.md "Long input"); crossAttention is in the parts only.
+   */
+  parts?: Translation[];
+  /** What copy-through changed and what it found missing (copy-through.ts); absent with copyThrough false. */
+  copyThrough?: CopyThroughReport;
 }
 
 
@@ -275,8 +289,9 @@ export class Translator {
    *   const r = await t.translate('A dog runs.', { beamSize: 5, nBest: 3 });
    *   r.hypotheses.map((h) => [h.text, h.score]);  // best first
    *   await t.translate('A dog runs.', { onToken: (e) => console.log(e.text), signal });
-   * @throws InvalidInputError for a bad option; InputTooLongError past max_positions source tokens;
-   *   CancelledError when options.signal is aborted; DisposedError after dispose(). The translator
+   * A sentence over config.maxPositions source tokens is translated in parts (Translation.parts).
+   * @throws InvalidInputError for a bad option; InputTooLongError past 16 × max_positions source tokens
+   *   (long-input.ts); CancelledError when options.signal is aborted; DisposedError after dispose(). The translator
    *   stays usable after any error but the last.
    */
   async translate(text: string, options: TranslateOptions & { html: true }): Promise<HtmlTranslation>;
@@ -285,8 +300,7 @@ export class Translator {
   async translate(text: string, options: TranslateOptions = {}): Promise<Translation | HtmlTranslation> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string');
     if (typeof options === 'object' && options?.html) return this.translateHtml(text, options);
-    const { results, ms } = await this.run([text], options);
-    return toTranslation(results[0], ms);
+    return (await this.runLong([text], options))[0];
   }
 
   // translate(html, { html: true }): the sentences of the fragment as one batch, with alignments.
@@ -310,17 +324,35 @@ export class Translator {
    * per sentence (faster than one translate() per sentence; `npm run bench` measures by how much).
    * Results are in order and equal to translating each text alone; each result's `ms` is the
    * batch's wall time. For a paragraph, split it first with splitSentences() (sentences.ts). Streaming events
-   * carry the index of their text.
-   * @throws InvalidInputError for a bad option or a non-string entry; InputTooLongError naming the
-   *   first text past max_positions source tokens (nothing is translated then); CancelledError;
+   * carry the index of their text. A text over config.maxPositions source tokens is translated in
+   * parts (Translation.parts), still one result per text.
+   * @throws InvalidInputError for a bad option or a non-string entry; InputTooLongError as translate()
+   *   (nothing is translated then); CancelledError;
    *   DisposedError.
    */
   async translateBatch(texts: readonly string[], options: TranslateOptions = {}): Promise<Translation[]> {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) {
       throw new InvalidInputError('texts must be an array of strings');
     }
-    const { results, ms } = await this.run(texts, options);
-    return results.map((one) => toTranslation(one, ms));
+    return this.runLong(texts, options);
+  }
+
+  // run() with each text over max_positions source tokens translated in parts and joined (long-input.ts).
+  private async runLong(texts: readonly string[], options: TranslateOptions): Promise<Translation[]> {
+    this.checkOptions(options);  // InvalidInputError for bad options before any text is counted
+    texts.forEach((text, i) => checkWellFormed(text, texts.length === 1 ? 'the text' : `text ${i}`));  // lone surrogates
+    const plan = planLongInput(texts, this.config.sourceLang, this.config.maxPositions, (text) => {
+      const r = this.liveEngine().sourceLength(text.toWellFormed());
+      if ('error' in r) throw errorFromEngine(r.error);
+      return r.length;
+    });
+    const onToken = typeof options.onToken === 'function' ? planOnToken(plan, options.onToken) : options.onToken;
+    const { results, ms } = await this.run(plan.texts, copyThroughRequest({ ...options, onToken }));
+    const { sourceLang, targetLang } = this.config;
+    const joined = joinPlan(plan, results.map((one) => applyCopyThrough(toTranslation(one, ms), sourceLang, targetLang, options)));
+    const align = async (source: string, target: string) => applyCopyThrough(await this.align(source, target,
+      copyThroughRequest({ attention: options.attention, alignment: options.alignment })), sourceLang, targetLang, options);
+    return recoverDropped(joined, texts, options, sourceLang, targetLang, (t, o) => this.runLong(t, o), align);
   }
 
   // Decodes `texts` in one batch. Without onToken and signal in one engine call; otherwise step by
@@ -330,7 +362,7 @@ export class Translator {
     const { onToken, signal } = options;
     throwIfCancelled(signal);
     const start = performance.now();
-    // Lone UTF-16 surrogates have no UTF-8 form: they become U+FFFD, as TextEncoder does.
+    // Lone UTF-16 surrogates were refused by the caller (well-formed.ts); toWellFormed only guards the engine.
     const wellFormed = texts.map((t) => t.toWellFormed());
     if (!onToken && !signal) {
       const r = this.liveEngine().translateBatch(wellFormed, engineOptions);
@@ -375,6 +407,7 @@ export class Translator {
     if (typeof source !== 'string' || typeof target !== 'string') {
       throw new InvalidInputError('source and target must be strings');
     }
+    checkWellFormed(source, 'the source'), checkWellFormed(target, 'the target');
     const engineOptions = this.checkOptions({ alignment: true, ...options });
     const start = performance.now();
     const r = this.liveEngine().align(source.toWellFormed(), target.toWellFormed(), engineOptions);
@@ -402,6 +435,7 @@ export class Translator {
       throw new InvalidInputError(`the reverse model must translate ${this.config.targetLang} to ${this.config.sourceLang}`);
     }
     if (typeof source !== 'string' || typeof target !== 'string') throw new InvalidInputError('source and target must be strings');
+    checkWellFormed(source, 'the source'), checkWellFormed(target, 'the target');
     const alignment = options.alignment === undefined || options.alignment === true ? {} : options.alignment;
     if (alignment === false) throw new InvalidInputError('a symmetrized alignment needs alignment options, not false');
     const engineOptions = this.checkOptions({ ...options, attention: false, alignment });

@@ -13,12 +13,15 @@
 // --from/--to pick the model that DIR/catalog.json lists for that direction (DIR defaults to the
 // models/ folder of the working directory; cli/model_catalog.h).
 //
-// Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
+// Without TEXT, translates one sentence per line of stdin to one line of stdout. A sentence over the
+// model's max_positions source tokens is translated in parts and joined (cli/long_input.h). With --json, each
 // line is a JSON object: text, source_tokens, target_tokens, target_ids, token_log_probs, log_prob,
 // score, confidence, target_words, word_confidence (decoding/confidence.h), hypotheses (the n-best list: text, target_ids, log_prob, score), (with --attention)
 // cross_attention as nested arrays [layers][heads][T][S], and (with --alignment) alignment:
 // [[source word, target word], ...] with the default AlignmentOptions. Without --json and with
 // --n-best N > 1, each sentence gives N lines in Moses n-best form: "LINE ||| TEXT ||| LOG_PROB ||| SCORE".
+// A line of stdin or a TEXT that is not valid UTF-8 or holds a NUL byte is one error naming it; a
+// bad line's output line stays empty, the others are translated, and the exit status is 1.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -26,9 +29,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/long_input.h"
 #include "cli/model_catalog.h"
 #include "error.h"
 #include "kernels/parallel.h"
+#include "tokenizer/tokenizer.h"
 #include "translator.h"
 
 namespace {
@@ -155,7 +160,7 @@ int main(int argc, char** argv) {
     if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded " << model_path << " in " << load_ms << " ms\n";
     long line_number = 0;
     auto emit = [&](const std::string& line) {
-      const auto r = translator.translate(line, options);
+      const auto r = crossattn::translate_long(translator, line, options);  // a sentence over the limit in parts
       if (json) {
         std::cout << to_json(r).dump() << '\n';
       } else if (options.n_best == 1) {
@@ -167,10 +172,33 @@ int main(int argc, char** argv) {
       }
       ++line_number;
     };
+    // Bytes that are not text (the rule of bindings/src/well-formed.ts): a NUL byte (binary input) or
+    // invalid UTF-8 is one line on stderr naming where; a bad line of stdin leaves its output line
+    // empty, the other lines are translated, and the exit status is 1.
+    auto not_text = [](const std::string& bytes) -> std::string {
+      const size_t nul = bytes.find('\0');
+      if (nul != std::string::npos) return "holds a NUL byte (at byte " + std::to_string(nul) + "): binary input, not text";
+      return crossattn::is_valid_utf8(bytes) ? "" : "is not valid UTF-8";
+    };
+    const std::string invalid = std::string("crossattn-cli: ") + crossattn::error_code_name(crossattn::ErrorCode::kInvalidInput) + ": ";
     if (have_text) {
+      if (const std::string problem = not_text(text); !problem.empty()) {
+        std::cerr << invalid << "the TEXT argument " << problem << '\n';
+        return 1;
+      }
       emit(text);
     } else {
-      for (std::string line; std::getline(std::cin, line);) emit(line);
+      long bad_lines = 0;
+      for (std::string line; std::getline(std::cin, line);) {
+        if (const std::string problem = not_text(line); !problem.empty()) {
+          std::cerr << invalid << "line " << line_number + 1 << " of stdin " << problem << '\n';
+          std::cout << '\n';
+          ++line_number, ++bad_lines;
+          continue;
+        }
+        emit(line);
+      }
+      if (bad_lines > 0) return 1;
     }
   } catch (const crossattn::Error& e) {
     std::cerr << "crossattn-cli: " << crossattn::error_code_name(e.code()) << ": " << e.what() << '\n';

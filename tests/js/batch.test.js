@@ -29,7 +29,7 @@ describe('translateBatch', () => {
   test('bad input is a typed error naming the text, and the translator stays usable', async () => {
     await expect(translator.translateBatch('A dog.')).rejects.toThrow(InvalidInputError);
     await expect(translator.translateBatch(['A dog.', 7])).rejects.toThrow(InvalidInputError);
-    const tooLong = 'dog '.repeat(600);
+    const tooLong = 'dog '.repeat(9000);  // past 16 x max_positions: over the limit but under it is translated in parts
     await expect(translator.translateBatch(['A dog.', tooLong])).rejects.toThrow(InputTooLongError);
     await expect(translator.translateBatch(['A dog.', tooLong])).rejects.toThrow(/^text 1: /);
     expect((await translator.translateBatch([])).length).toBe(0);

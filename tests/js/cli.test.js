@@ -34,7 +34,7 @@ test('bad input: clear message, non-zero exit', () => {
   const usage = cli(['frobnicate']);
   expect(usage.status).toBe(2);
   expect(usage.stderr).toMatch(/usage/);
-  const tooLong = cli(['translate', 'dog '.repeat(2000)]);
+  const tooLong = cli(['translate', 'dog '.repeat(5000)]);  // past 16 x 256 tokens: shorter is translated in parts
   expect(tooLong.status).toBe(1);
   expect(tooLong.stderr).toMatch(/InputTooLongError/);
 });

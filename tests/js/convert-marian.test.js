@@ -340,7 +340,7 @@ async function parity(folder, gemm, { modelFile = join(folder, 'model.bin'), len
   const ours = [];
   try {
     for (const line of sources()) {
-      ours.push((await translator.translate(line, { beamSize: 1, repeatLimit: 0, shortlist: false, attention: false, maxLengthRatio: lengthFactor, maxLengthOffset: 0 })).text);
+      ours.push((await translator.translate(line, { beamSize: 1, repeatLimit: 0, shortlist: false, attention: false, copyThrough: false, maxLengthRatio: lengthFactor, maxLengthOffset: 0 })).text);
     }
   } finally { translator.dispose(); }
   const result = {

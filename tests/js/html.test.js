@@ -95,6 +95,7 @@ test('translated text never becomes markup, whatever the translator returns', as
 });
 
 test('errors of the engine pass through as typed errors, and the translator stays usable', async () => {
-  await expect(t.translate(`<p>${'word '.repeat(3000)}</p>`, { html: true })).rejects.toMatchObject({ name: 'InputTooLongError' });
-  expect((await t.translate('<b>Hello</b>', { html: true })).text).toMatch(/^<b>.+<\/b>$/);
+  await expect(t.translate(`<p>${'word '.repeat(9000)}</p>`, { html: true })).rejects.toMatchObject({ name: 'InputTooLongError' });
+  // A period the model adds goes after </b>: the source had none inside (html-punctuation.test.js).
+  expect((await t.translate('<b>Hello</b>', { html: true })).text).toMatch(/^<b>[^.]+<\/b>\.?$/);
 });

@@ -47,8 +47,8 @@ test('emoji, unknown scripts, right-to-left and mixed text translate', async () 
   await expectStillUsable();
 });
 
-test('lone UTF-16 surrogates and NUL characters are not errors', async () => {
-  for (const text of ['A dog\uD800 runs.', 'A dog \uDBFF\uDFFF\uD83D runs.', 'A dog\0 runs\0.']) {
+test('NUL characters are not errors; lone UTF-16 surrogates are InvalidInputError', async () => {
+  for (const text of ['A dog\0 runs\0.', 'A dog \uDBFF\uDFFF runs.']) {  // NUL; a surrogate pair (U+10FFFF)
     await expectTranslates(text);
   }
   // NUL and the other control characters separate words as spaces do; alone they leave nothing.
@@ -56,12 +56,10 @@ test('lone UTF-16 surrogates and NUL characters are not errors', async () => {
   expect(nul.text).toBe(reference);
   expect(nul.sourceWords).toEqual(['A', 'dog', 'runs', 'through', 'the', 'grass.']);
   expect((await translator.translate('\0\u0007')).targetTokens).toEqual([]);
-  // A lone surrogate becomes U+FFFD, as TextEncoder writes it: a word of the text that the
-  // tokenizer's normalization drops, so that one alone leaves nothing to translate.
-  const r = await translator.translate('\uD800 dog');
-  expect(r.sourceWords).toEqual(['\uFFFD', 'dog']);
-  expect(r.sourceTokens).toEqual(['\u2581dog', '</s>']);
-  expect((await translator.translate('\uDC00')).targetTokens).toEqual([]);
+  // A lone surrogate has no UTF-8 form, so it is the string side of invalid UTF-8 (well-formed.ts).
+  for (const text of ['A dog\uD800 runs.', 'A dog \uDBFF\uDFFF\uD83D runs.', '\uDC00']) {
+    await expect(translator.translate(text)).rejects.toBeInstanceOf(InvalidInputError);
+  }
   await expectStillUsable();
 });
 

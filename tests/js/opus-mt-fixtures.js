@@ -24,9 +24,10 @@ export function floresDev(n) {
   return readFileSync(`${DATA}/flores-dev/dev.en`, 'utf8').split('\n').slice(0, n);
 }
 
-/** Greedy decoding limits both engines share: at most MAX_TOKENS target tokens, eos included. */
+/** Greedy decoding limits both engines share: at most MAX_TOKENS target tokens, eos included. The
+ * model's own output (copyThrough: false), as transformers.js writes it, without our repairs. */
 export const MAX_TOKENS = 128;
-export const CROSSATTN_GREEDY = { beamSize: 1, repeatLimit: 0, shortlist: false, maxLength: MAX_TOKENS, maxLengthOffset: MAX_TOKENS };
+export const CROSSATTN_GREEDY = { beamSize: 1, repeatLimit: 0, shortlist: false, copyThrough: false, maxLength: MAX_TOKENS, maxLengthOffset: MAX_TOKENS };
 
 /** transformers.js's translation pipeline on the folder `${XENOVA_ROOT}opus-mt-en-de`, local files only. */
 export async function transformersJsPipeline(dtype) {

@@ -84,9 +84,9 @@ describe('bad input', () => {
     await expect(translator.translate('A dog.', { maxLength: 1.5 })).rejects.toBeInstanceOf(InvalidInputError);
     await expect(translator.translate('A dog.', { maxLength: 100000 })).rejects.toBeInstanceOf(InvalidInputError);
     await expect(translator.translate(42)).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(translator.translate('dog '.repeat(2000))).rejects.toBeInstanceOf(InputTooLongError);
-    // A lone UTF-16 surrogate has no UTF-8 form; it is replaced, not an error.
-    expect((await translator.translate('A dog\uD800 runs.')).text.length).toBeGreaterThan(0);
+    await expect(translator.translate('dog '.repeat(9000))).rejects.toBeInstanceOf(InputTooLongError);  // past 16 x max_positions
+    // A lone UTF-16 surrogate has no UTF-8 form: the string side of invalid UTF-8 (tests/js/bad-bytes.test.js).
+    await expect(translator.translate('A dog\uD800 runs.')).rejects.toBeInstanceOf(InvalidInputError);
     expect((await translator.translate('A dog runs.')).text).toBe(before);
   });
 

@@ -1,0 +1,328 @@
+/**
+ * Copy-through: nothing the source has is lost in its translation (issue 44, items 1 and 2), with
+ * the word alignment as the source of truth.
+ *
+ * 1. Unknown pieces. A source span the vocabulary cannot express (emoji, CJK, rare symbols) is
+ *    SentencePiece's `<unk>` on both sides, which decodes to " ⁇ ". Each target `<unk>` takes the
+ *    text of the source unknown piece that its word is aligned to: unknown-word replacement,
+ *    Luong et al. 2015 ("Addressing the Rare Word Problem in Neural Machine Translation", ACL;
+ *    Luong, Pham and Manning 2015, "Effective Approaches to Attention-based NMT", section 5.1, with
+ *    the alignment read from attention). Among the source words that hold unknown pieces, the one
+ *    the target word attends to most is taken, its unknown pieces in order. A typographic quote or
+ *    dash copied this way takes the target language's form (QUOTES). A `<unk>` whose source has no
+ *    unknown piece is dropped: it stands for nothing the source said. A source unknown piece that
+ *    no target `<unk>` took is reported missing (the model left it out; nothing is inserted).
+ * 2. Numbers, times, URLs, e-mail addresses and code-like tokens of the source (numbers.ts): a
+ *    source span that the output does not contain (in any of its accepted forms) is looked for
+ *    among the target words aligned to its source word; an aligned target word holding a different
+ *    number, or a mangled copy of the URL/address/token, gets the source's (localised) form. A span
+ *    with no such aligned word is reported missing, not inserted. A capitalised name of an English
+ *    source whose aligned target word is the name cut short by one letter (Siemens → Siemen) is
+ *    restored.
+ *
+ * Every change is made to the target pieces; text, targetTokens, targetWords, targetWordOfToken,
+ * wordConfidence and the alignment are then derived again from them, so they stay consistent.
+ * targetIds and the log-probabilities stay the model's.
+ */
+import type { Hypothesis, Translation } from './translator.js';
+import type { AlignmentOptions } from './alignment.js';
+import { InputTooLongError } from './errors.js';
+import { capitalisedWords, carrySpans, core, numberTokens, numbersKept, numbersOf, type CarrySpan, type SpanKind } from './numbers.js';
+
+/** What copy-through changed in one translation, and what it could not bring back. */
+export interface CopyThroughReport {
+  /** Target words changed: unknown pieces filled in, numbers and tokens repaired, dashes localised. */
+  replaced: { kind: SpanKind | 'unknown' | 'dash'; source: string; target: string; word: number }[];
+  /** Source numbers, times, URLs, addresses and code tokens found nowhere in the output, nor repairable. */
+  missing: { kind: SpanKind | 'unknown'; source: string; word: number }[];
+}
+
+const UNK = '<unk>';
+const BOUNDARY = '▁';
+/** Quotes and dash of each target language: [opening, closing] double and single quotes, the dash between clauses. */
+export const QUOTES: Record<string, { double: [string, string]; single: [string, string]; dash: string }> = {
+  en: { double: ['“', '”'], single: ['‘', '’'], dash: '—' },
+  de: { double: ['„', '“'], single: ['‚', '‘'], dash: '–' },
+  fr: { double: ['«', '»'], single: ['‹', '›'], dash: '–' },
+};
+const DOUBLE = '“”„«»‟';
+const SINGLE = '‘’‚‹›‛';
+const DASHES = new Set(['-', '–', '—', '--']);
+
+/**
+ * The options the engine needs for copy-through: the word alignment (the caller's alignment
+ * options, or the defaults), and without the JavaScript-only `copyThrough` field.
+ */
+export function copyThroughRequest<T extends { alignment?: boolean | AlignmentOptions; copyThrough?: boolean }>(options: T): T {
+  if (typeof options !== 'object' || options === null) return options;  // the option check refuses it
+  const { copyThrough, ...rest } = options;
+  if (copyThrough === false) return rest as T;
+  return { ...rest, alignment: options.alignment === undefined || options.alignment === false ? true : options.alignment } as T;
+}
+
+/**
+ * Applies copy-through to a translation made with copyThroughRequest's options (mutates and
+ * returns it, with `copyThrough` set to its report); drops the alignment again when the caller had
+ * not asked for it. Without a word alignment (mergeSubwords false) unknown pieces are matched by
+ * their order instead.
+ * @param asked the caller's options (copyThrough false: the translation is returned untouched)
+ */
+export function applyCopyThrough(r: Translation, sourceLang: string, targetLang: string,
+                                 asked: { alignment?: boolean | AlignmentOptions; copyThrough?: boolean }): Translation {
+  if (asked.copyThrough === false) return r;
+  const wordLevel = typeof asked.alignment !== 'object' || asked.alignment.mergeSubwords !== false;
+  const report: CopyThroughReport = { replaced: [], missing: [] };
+  const pieces = [...r.targetTokens];
+  fillUnknown(r, pieces, targetLang, wordLevel, report);
+  reassemble(r, pieces, wordLevel);
+  if (wordLevel && r.alignment) {
+    repairCarried(r, pieces, sourceLang, targetLang, report);
+    reassemble(r, pieces, wordLevel);
+  }
+  for (const h of r.hypotheses.slice(1)) fillHypothesis(h, r, targetLang);
+  if (r.hypotheses[0]) Object.assign(r.hypotheses[0], { text: r.text, targetTokens: r.targetTokens });
+  if (asked.alignment === undefined || asked.alignment === false) delete r.alignment;
+  r.copyThrough = report;
+  return r;
+}
+
+// The unknown source pieces of each source word: [sourceWords][pieces] of { piece index, text }.
+function unknownPieces(r: Translation, unkId: number): { s: number; text: string }[][] {
+  const out: { s: number; text: string }[][] = r.sourceWords.map(() => []);
+  r.sourceIds.forEach((id, s) => {
+    const w = r.sourceWordOfToken[s];
+    if (id === unkId && w >= 0 && r.sourceTokens[s] !== UNK) out[w].push({ s, text: r.sourceTokens[s].replace(/^▁/, '') });
+  });
+  return out;
+}
+
+// A quote or dash copied from the source in the target language's form; `s` is its source piece.
+function localised(text: string, s: number, r: Translation, targetLang: string): string {
+  const forms = QUOTES[targetLang.split('-')[0]];
+  if (!forms || [...text].length !== 1) return text;
+  const before = s === 0 ? BOUNDARY : r.sourceTokens[s - 1];
+  const opening = r.sourceTokens[s].startsWith(BOUNDARY) || before.endsWith(BOUNDARY) || /[([{]$/.test(before);
+  const after = r.sourceTokens[s + 1] ?? '';
+  if (text === '’' && /^\p{L}/u.test(after)) return text;  // an apostrophe (don’t), not a quote
+  if (DOUBLE.includes(text)) return forms.double[opening ? 0 : 1];
+  if (SINGLE.includes(text)) return forms.single[opening ? 0 : 1];
+  if (text === '—' || text === '–') return forms.dash;
+  return text;
+}
+
+// Fills each target <unk> piece with the source unknown piece its word is aligned to (or, without
+// a word alignment, the next source unknown piece in order).
+function fillUnknown(r: Translation, pieces: string[], targetLang: string, wordLevel: boolean, report: CopyThroughReport): void {
+  const first = pieces.indexOf(UNK);
+  // The unknown id: the target <unk>'s, else 1 (<unk> of SentencePiece and Marian vocabularies).
+  const byWord = unknownPieces(r, first >= 0 ? r.targetIds[first] : 1);
+  const used = byWord.map(() => 0);
+  const inOrder = byWord.flat();
+  let next = 0;
+  for (let t = Math.max(0, first); first >= 0 && t < pieces.length; ++t) {
+    if (pieces[t] !== UNK) continue;
+    let pick: { s: number; text: string } | undefined;
+    const row = r.alignment?.weights[r.targetWordOfToken[t]];
+    if (wordLevel && row) {
+      const open = byWord.map((p, w) => p.length > used[w] ? w : -1).filter((w) => w >= 0);
+      const candidates = open.length ? open : byWord.map((p, w) => p.length ? w : -1).filter((w) => w >= 0);
+      const w = candidates.reduce((best, c) => (row[c] > row[best] ? c : best), candidates[0] ?? -1);
+      if (w >= 0) pick = byWord[w][used[w]++ % byWord[w].length];
+    } else {
+      pick = inOrder[next++ % Math.max(1, inOrder.length)];
+    }
+    pieces[t] = pick ? localised(pick.text, pick.s, r, targetLang) : '';
+    if (!pick && pieces[t - 1] === BOUNDARY) pieces[t - 1] = '';  // no space left behind for nothing
+    report.replaced.push({ kind: 'unknown', source: pick?.text ?? '', target: pieces[t], word: r.targetWordOfToken[t] });
+  }
+  if (wordLevel) byWord.forEach((p, w) => p.slice(used[w]).forEach(({ text }) => report.missing.push({ kind: 'unknown', source: text, word: w })));
+}
+
+// The n-best entries after the first have no alignment: their unknown pieces take the source's in order.
+function fillHypothesis(h: Hypothesis, r: Translation, targetLang: string): void {
+  if (!h.targetTokens.includes(UNK)) return;
+  const inOrder = unknownPieces(r, h.targetIds[h.targetTokens.indexOf(UNK)]).flat();
+  let next = 0;
+  h.targetTokens = h.targetTokens.map((p) => {
+    if (p !== UNK) return p;
+    const pick = inOrder[next++ % Math.max(1, inOrder.length)];
+    return pick ? localised(pick.text, pick.s, r, targetLang) : '';
+  });
+  h.text = decodePieces(h.targetTokens, h.targetTokens.map((p) => (p === '</s>' ? -1 : 0)));
+}
+
+/**
+ * SentencePiece's decoding of pieces (sentencepiece_processor.cc, Decode): concatenated, `▁` as
+ * a space, the first piece's leading space removed. Pieces of special tokens (word -1) are left out.
+ */
+export function decodePieces(pieces: readonly string[], wordOfToken: readonly number[]): string {
+  return pieces.filter((_, t) => wordOfToken[t] >= 0).join('').replaceAll(BOUNDARY, ' ').replace(/^ /, '');
+}
+
+// Derives text, targetTokens, targetWords, targetWordOfToken, wordConfidence and the alignment's
+// rows (a word alignment's only) again from `pieces` (words split at `▁`, as the engine's words_of_pieces does).
+function reassemble(r: Translation, pieces: string[], wordLevel: boolean): void {
+  if (pieces.every((p, t) => p === r.targetTokens[t])) return;
+  r.text = decodePieces(pieces, r.targetWordOfToken);
+  r.targetTokens = [...pieces];
+  r.targetWords = r.text.split(/\s+/).filter((w) => w.length > 0);
+  const words = r.targetWords.length;
+  let word = -1;
+  r.targetWordOfToken = r.targetWordOfToken.map((old, t) => {
+    if (old < 0) return -1;
+    if (word < 0 || pieces[t].startsWith(BOUNDARY)) ++word;
+    return words === 0 ? -1 : Math.min(word, words - 1);
+  });
+  const logProb = new Array<number>(words).fill(0);
+  r.targetWordOfToken.forEach((w, t) => { if (w >= 0) logProb[w] += r.tokenLogProbs[t]; });
+  r.wordConfidence = logProb.map(Math.exp);
+  if (wordLevel && r.alignment && r.alignment.weights.length !== words && r.alignment.weights.length >= words) {
+    r.alignment = { weights: r.alignment.weights.slice(0, words), links: r.alignment.links.filter(([, t]) => t < words) };
+  }
+}
+
+// Replaces target word `w` by `text` in the pieces: its first piece carries the text, the rest become empty.
+function setWord(r: Translation, pieces: string[], w: number, text: string): void {
+  const tokens = r.targetWordOfToken.flatMap((x, t) => (x === w ? [t] : []));
+  tokens.forEach((t, k) => { pieces[t] = k === 0 ? (pieces[t].startsWith(BOUNDARY) ? BOUNDARY : '') + text : ''; });
+}
+
+/** Similarity of two strings in [0, 1]: 1 − Levenshtein distance / the longer length. */
+export function similarity(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; ++i) {
+    let diagonal = d[0];
+    d[0] = i;
+    for (let j = 1; j <= b.length; ++j) {
+      const up = d[j];
+      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = up;
+    }
+  }
+  return 1 - d[b.length] / Math.max(1, a.length, b.length);
+}
+
+/**
+ * The repair of one carried span against the target words aligned to its source word: the
+ * aligned word (and the part of it) to rewrite, or null when none qualifies. A number replaces a
+ * different number that no other source number accounts for; a URL, address or code token
+ * replaces a copy of it mangled by at most half of its characters (similarity ≥ 0.5).
+ */
+export function repairOf(span: CarrySpan, aligned: readonly number[], targetWords: readonly string[],
+                         accounted: ReadonlySet<string>): { word: number; from: string; to: string } | null {
+  for (const w of aligned) {
+    const word = targetWords[w];
+    if (span.kind === 'number' || span.kind === 'time') {
+      const other = numbersOf(word).find((n) => !accounted.has(n));
+      if (other !== undefined) return { word: w, from: other, to: span.forms[0] };
+    } else if (span.kind !== 'name') {
+      const c = core(word);
+      if (c.length > 0 && c !== span.text && similarity(c, span.text) >= 0.5) return { word: w, from: c, to: span.text };
+    }
+  }
+  return null;
+}
+
+// Item 2: numbers, times, URLs, addresses, code tokens and English names against the alignment.
+function repairCarried(r: Translation, pieces: string[], sourceLang: string, targetLang: string, report: CopyThroughReport): void {
+  const alignedTo = (s: number) => r.alignment!.links.filter(([src]) => src === s).map(([, t]) => t);
+  const spans = carrySpans(r.sourceWords, sourceLang, targetLang);
+  const output = numberTokens(r.text, targetLang);
+  const accounted = new Set(spans.flatMap((s) => s.forms));
+  const found = (s: CarrySpan) => {
+    if (s.kind !== 'number' && s.kind !== 'time') return r.targetWords.some((w) => core(w) === s.text || w.includes(s.text));
+    const k = output.findIndex((n) => s.forms.includes(n));
+    if (k >= 0) output.splice(k, 1);
+    return k >= 0;
+  };
+  for (const span of spans.filter((s) => !found(s))) {
+    const fix = repairOf(span, alignedTo(span.word), r.targetWords, accounted);
+    if (!fix) {
+      report.missing.push({ kind: span.kind, source: span.text, word: span.word });
+      continue;
+    }
+    const text = r.targetWords[fix.word].replace(fix.from, fix.to);
+    r.targetWords[fix.word] = text;
+    setWord(r, pieces, fix.word, text);
+    report.replaced.push({ kind: span.kind, source: span.text, target: text, word: fix.word });
+  }
+  if (sourceLang.split('-')[0] === 'en') repairNames(r, pieces, alignedTo, report);
+  repairDashes(r, pieces, alignedTo, targetLang, report);
+}
+
+// A capitalised name whose aligned target word is the name less its last letter (Siemens → Siemen).
+function repairNames(r: Translation, pieces: string[], alignedTo: (s: number) => number[], report: CopyThroughReport): void {
+  for (const name of capitalisedWords(r.sourceWords)) {
+    if (name.text.length < 5 || r.targetWords.some((w) => core(w) === name.text)) continue;
+    const w = alignedTo(name.word).find((t) => core(r.targetWords[t]) === name.text.slice(0, -1));
+    if (w === undefined) continue;
+    const text = r.targetWords[w].replace(name.text.slice(0, -1), name.text);
+    r.targetWords[w] = text;
+    setWord(r, pieces, w, text);
+    report.replaced.push({ kind: 'name', source: name.text, target: text, word: w });
+  }
+}
+
+// A lone dash of the target aligned to a lone dash of the source takes the target language's dash.
+function repairDashes(r: Translation, pieces: string[], alignedTo: (s: number) => number[], targetLang: string,
+                      report: CopyThroughReport): void {
+  const dash = QUOTES[targetLang.split('-')[0]]?.dash;
+  if (!dash) return;
+  r.sourceWords.forEach((source, s) => {
+    if (source !== '–' && source !== '—') return;
+    for (const w of alignedTo(s)) {
+      if (!DASHES.has(r.targetWords[w]) || r.targetWords[w] === dash) continue;
+      r.targetWords[w] = dash;
+      setWord(r, pieces, w, dash);
+      report.replaced.push({ kind: 'dash', source, target: dash, word: w });
+    }
+  });
+}
+
+/** How many hypotheses recoverDropped searches among: beam search of this width, all of them returned. */
+export const RECOVERY_BEAM = 8;
+
+/**
+ * A second chance for numbers the model dropped (reported missing by applyCopyThrough): the
+ * sentence is decoded again with beam search (RECOVERY_BEAM, every hypothesis returned), and the
+ * first hypothesis, in the model's order, that keeps more of the source's numbers (numbersKept)
+ * than the translation does replaces it, force-aligned (`align`) and copied through like the first.
+ * Nothing is inserted: each candidate is the model's own translation (reranking an n-best list by
+ * a constraint, as constrained decoding does in a beam; Hokamp and Liu 2017 force the constraint
+ * into the search instead). Skipped with streaming (onToken), which has shown the first output.
+ * @param redo translates texts with copy-through off; `align` force-aligns a pair with copy-through
+ */
+export async function recoverDropped(
+  results: Translation[], texts: readonly string[], options: { onToken?: unknown; beamSize?: number; copyThrough?: boolean },
+  sourceLang: string, targetLang: string, redo: (texts: string[], options: object) => Promise<Translation[]>,
+  align: (source: string, target: string) => Promise<Translation>,
+): Promise<Translation[]> {
+  if (options.copyThrough === false || options.onToken) return results;
+  const dropped = results.flatMap((r, i) => (!r.parts && r.copyThrough?.missing.some((m) => m.kind === 'number' || m.kind === 'time') ? [i] : []));
+  if (dropped.length === 0) return results;
+  const beamSize = Math.max(RECOVERY_BEAM, options.beamSize ?? 1);
+  const again = await redo(dropped.map((i) => texts[i]), { ...options, beamSize, nBest: beamSize, copyThrough: false, attention: false, alignment: false });
+  const out = [...results];
+  for (const [k, i] of dropped.entries()) {
+    const kept = (text: string) => numbersKept(results[i].sourceWords, text, sourceLang, targetLang).found;
+    const now = kept(results[i].text);
+    const better = again[k].hypotheses.find((h) => kept(decodeHypothesis(h, results[i], targetLang)) > now);
+    if (!better) continue;
+    const r = await align(texts[i], decodeHypothesis(better, results[i], targetLang)).catch((e: unknown) => {
+      if (e instanceof InputTooLongError) return null;  // its pieces re-encoded past max_positions: keep the first
+      throw e;
+    });
+    if (!r) continue;
+    r.hypotheses = [{ text: r.text, targetTokens: r.targetTokens, targetIds: r.targetIds, tokenLogProbs: r.tokenLogProbs,
+                      logProb: r.logProb, score: better.score }];
+    out[i] = r;
+  }
+  return out;
+}
+
+// A hypothesis's text with its unknown pieces filled in order (fillHypothesis), without changing it.
+function decodeHypothesis(h: Hypothesis, r: Translation, targetLang: string): string {
+  const copy = { ...h };
+  fillHypothesis(copy, r, targetLang);
+  return copy.text;
+}

@@ -1,0 +1,164 @@
+// Copy-through (bindings/src/copy-through.ts, numbers.ts): the rules on hand-made alignments, and
+// the shipped models on tests/fixtures/unknown-text.json: no "⁇" in any output, unknown text and
+// numbers carried through, every result field consistent with the text.
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
+import { RECOVERY_BEAM, applyCopyThrough, decodePieces, recoverDropped } from '../../dist/copy-through.js';
+import { numberForms, numbersKept } from '../../dist/numbers.js';
+import { DATA, ROOT } from './paths.js';
+
+// A translation as the engine returns it, from pieces; the alignment is [targetWords][sourceWords]
+// of the engine's words (which " ⁇ " splits) with the given links.
+function fake(source, target, links) {
+  const words = (pieces) => {
+    let w = -1;
+    return pieces.map((p) => (p === '</s>' ? -1 : (w < 0 || p.startsWith('▁') ? ++w : w)));
+  };
+  const engineText = decodePieces(target.pieces.map((p) => (p === '<unk>' ? ' ⁇ ' : p)), words(target.pieces));
+  const targetWords = engineText.split(/\s+/).filter(Boolean);
+  const sourceWords = decodePieces(source.pieces, words(source.pieces)).split(/\s+/).filter(Boolean);
+  const weights = targetWords.map((_, t) => Float32Array.from(sourceWords, (_, s) => (links.some(([a, b]) => a === s && b === t) ? 1 : 0)));
+  return {
+    text: engineText, sourceTokens: source.pieces, sourceIds: source.ids, sourceWords, sourceWordOfToken: words(source.pieces),
+    targetTokens: target.pieces, targetIds: target.ids, targetWords, targetWordOfToken: words(target.pieces).map((w) => Math.min(w, targetWords.length - 1)),
+    tokenLogProbs: target.pieces.map(() => -0.1), logProb: 0, score: 0, confidence: 1, wordConfidence: targetWords.map(() => 1),
+    hypotheses: [{ text: engineText, targetTokens: target.pieces, targetIds: target.ids }], alignment: { links, weights }, ms: 0,
+  };
+}
+
+// Every word of targetWords is the text of its tokens, and every per-word field has one entry per word.
+function expectConsistent(r) {
+  expect(r.text).not.toContain('⁇');
+  expect(r.targetWords).toEqual(r.text.split(/\s+/).filter(Boolean));
+  const joined = r.targetWords.map((_, w) => r.targetTokens.filter((_, t) => r.targetWordOfToken[t] === w).join('').replaceAll('▁', ''));
+  expect(joined).toEqual(r.targetWords);
+  expect(r.wordConfidence).toHaveLength(r.targetWords.length);
+  if (r.alignment) {
+    expect(r.alignment.weights).toHaveLength(r.targetWords.length);
+    expect(r.alignment.links.every(([s, t]) => s < r.sourceWords.length && t < r.targetWords.length)).toBe(true);
+  }
+  for (const h of r.hypotheses) expect(h.text).not.toContain('⁇');
+}
+
+describe('rules on hand-made alignments', () => {
+  test('each target <unk> takes the source unknown piece its word is aligned to, not the next one in order', () => {
+    const source = { pieces: ['▁A', '▁', '🍕', '▁B', '▁', '☕', '</s>'], ids: [10, 18, 1, 11, 18, 1, 3] };
+    const target = { pieces: ['▁X', '▁', '<unk>', '▁Y', '▁', '<unk>', '</s>'], ids: [20, 18, 1, 21, 18, 1, 3] };
+    const r = applyCopyThrough(fake(source, target, [[0, 0], [3, 1], [2, 2], [1, 3]]), 'en', 'de', { alignment: true });
+    expect(r.text).toBe('X ☕ Y 🍕');
+    expectConsistent(r);
+  });
+
+  test('quotes inside a word are filled in the target language\'s forms, and the words the " ⁇ " split are one again', () => {
+    const source = { pieces: ['▁He', '▁said', '▁', '“', 'yes', '”', '</s>'], ids: [5, 6, 18, 1, 7, 1, 3] };
+    const target = { pieces: ['▁Er', '▁sagte', '▁', '<unk>', 'ja', '<unk>', '</s>'], ids: [8, 9, 18, 1, 12, 1, 3] };
+    const engine = fake(source, target, [[0, 0], [1, 1], [2, 2], [2, 3], [2, 4]]);
+    expect(engine.targetWords).toHaveLength(5);  // Er sagte ⁇ ja ⁇
+    const r = applyCopyThrough(engine, 'en', 'de', { alignment: true });
+    expect(r.text).toBe('Er sagte „ja“');
+    expectConsistent(r);
+    const toEnglish = applyCopyThrough(fake(source, target, [[0, 0], [1, 1], [2, 2], [2, 3], [2, 4]]), 'de', 'en', {});
+    expect(toEnglish.text).toBe('Er sagte “ja”');
+    expect(toEnglish.alignment).toBeUndefined();  // not asked for
+  });
+
+  test('a <unk> whose source has no unknown piece is dropped; a source unknown piece no <unk> took is reported missing', () => {
+    const target = { pieces: ['▁X', '▁', '<unk>', '▁Y', '</s>'], ids: [20, 18, 1, 21, 3] };
+    const known = { pieces: ['▁A', '▁B', '</s>'], ids: [10, 11, 3] };
+    const nothing = applyCopyThrough(fake(known, target, [[0, 0], [1, 2]]), 'en', 'de', { alignment: true });
+    expect(nothing.text).toBe('X Y');
+    expectConsistent(nothing);
+    const none = { pieces: ['▁A', '▁', '東京', '</s>'], ids: [10, 18, 1, 3] };
+    const dropped = applyCopyThrough(fake(none, { pieces: ['▁X', '</s>'], ids: [20, 3] }, [[0, 0]]), 'en', 'de', { alignment: true });
+    expect(dropped.text).toBe('X');
+    expect(dropped.copyThrough.missing).toEqual([{ kind: 'unknown', source: '東京', word: 1 }]);
+  });
+
+  test('a number aligned to a different number is replaced; one with nothing aligned is reported, not inserted', () => {
+    const source = { pieces: ['▁at', '▁9', ':', '30', '▁a', '.', 'm', '.', '▁in', '▁1950', '</s>'], ids: [1, 2, 3, 4, 5, 6, 7, 6, 8, 9, 3].map((x) => x + 20) };
+    const target = { pieces: ['▁um', '▁21', ':', '30', '▁Uhr', '</s>'], ids: [30, 31, 32, 33, 34, 3] };
+    const r = applyCopyThrough(fake(source, target, [[0, 0], [1, 1], [2, 2]]), 'en', 'de', { alignment: true });
+    expect(r.text).toBe('um 9:30 Uhr');
+    expect(r.copyThrough.replaced).toEqual([{ kind: 'time', source: '9:30', target: '9:30', word: 1 }]);
+    expect(r.copyThrough.missing).toEqual([{ kind: 'number', source: '1950', word: 4 }]);
+    expectConsistent(r);
+  });
+
+  test('a number still missing takes the first hypothesis of a wider beam that keeps it, force-aligned; none that keeps it changes nothing', async () => {
+    const source = { pieces: ['▁in', '▁1950', '▁he', '▁left', '</s>'], ids: [21, 22, 23, 24, 3] };
+    const target = { pieces: ['▁er', '▁ging', '</s>'], ids: [31, 32, 3] };
+    const r = applyCopyThrough(fake(source, target, [[2, 0], [3, 1]]), 'en', 'de', { alignment: true });
+    expect(r.copyThrough.missing).toEqual([{ kind: 'number', source: '1950', word: 1 }]);
+    const hypotheses = ['er ging', '1950 ging er', 'er ging 1950'].map((text, k) => ({ text, targetTokens: [], targetIds: [], score: -k }));
+    const calls = [];
+    const redo = async (texts, options) => (calls.push(options), texts.map(() => ({ hypotheses })));
+    const align = async (src, tgt) => ({ ...r, text: tgt, sourceWords: src.split(' ') });
+    const [chosen] = await recoverDropped([r], ['in 1950 he left'], {}, 'en', 'de', redo, align);
+    expect(chosen.text).toBe('1950 ging er');
+    expect(chosen.hypotheses[0].score).toBe(-1);
+    expect(calls[0]).toMatchObject({ beamSize: RECOVERY_BEAM, nBest: RECOVERY_BEAM, copyThrough: false });
+    const none = [{ text: 'er ging', targetTokens: [], targetIds: [], score: 0 }];
+    const [kept] = await recoverDropped([r], ['in 1950 he left'], {}, 'en', 'de', async (t) => t.map(() => ({ hypotheses: none })), align);
+    expect(kept).toBe(r);
+    const [streamed] = await recoverDropped([r], ['in 1950 he left'], { onToken: () => {} }, 'en', 'de', redo, align);
+    expect(streamed).toBe(r);
+  });
+
+  test('numbers are localised with Intl.NumberFormat; times keep their digits; p.m. allows the 24-hour clock', () => {
+    expect(numberForms('1,000.5', 'en', 'de')[0]).toBe('1.000,5');
+    expect(numberForms('1.000,5', 'de', 'en')[0]).toBe('1,000.5');
+    expect(numberForms('2.5', 'en', 'de')[0]).toBe('2,5');
+    expect(numberForms('9:30', 'en', 'de')).toEqual(['9:30', '9.30']);
+    expect(numberForms('9:30', 'en', 'de', true)).toContain('21:30');
+    expect(numberForms('9.30', 'de', 'en')[0]).toBe('9:30');
+    expect(numbersKept(['in', '3', 'months'], 'in drei Monaten', 'en', 'de')).toEqual({ found: 1, total: 1 });
+    expect(numbersKept(['at', '9:30', 'a.m.'], 'um 21:30 Uhr', 'en', 'de')).toEqual({ found: 0, total: 1 });
+  });
+});
+
+const MODELS = `${ROOT}models/`;
+const catalog = parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS);
+const fixture = JSON.parse(readFileSync(`${ROOT}tests/fixtures/unknown-text.json`, 'utf8'));
+
+describe.each(['en-de', 'de-en'])('the shipped %s model', (direction) => {
+  const [from, to] = direction.split('-');
+  const load = () => Translator.load(modelFor(catalog, from, to).model);
+
+  test('no output has "⁇": unknown text is copied through or reported missing, and every field agrees with the text', async () => {
+    const translator = await load();
+    const sources = fixture[direction].unknown.map((e) => e.source);
+    const raw = await translator.translateBatch(sources, { copyThrough: false, attention: false });
+    expect(raw.some((r) => r.text.includes('⁇'))).toBe(true);  // what the model itself writes
+    for (const options of [{}, { attention: false }, { alignment: true }, { beamSize: 4, nBest: 2 }]) {
+      const results = await translator.translateBatch(sources, options);
+      results.forEach((r, i) => {
+        expectConsistent(r);
+        for (const span of fixture[direction].unknown[i].copy) {
+          const missing = r.copyThrough.missing.some((m) => m.source === span);
+          expect(r.text.includes(span) || missing, `${sources[i]} -> ${r.text}: ${span}`).toBe(true);
+        }
+      });
+    }
+    translator.dispose();
+  });
+
+  test('the numbers of the fixture are kept, localised where they were formatted', async () => {
+    const translator = await load();
+    for (const source of fixture[direction].numbers) {
+      const r = await translator.translate(source);
+      const { found, total } = numbersKept(r.sourceWords, r.text, from, to);
+      expect(found, `${source} -> ${r.text}`).toBe(total);
+    }
+    translator.dispose();
+  });
+
+  test('no output for the first 200 FLORES dev sentences has "⁇"', async () => {
+    const translator = await load();
+    const lines = readFileSync(`${DATA}/flores-dev/dev.${from}`, 'utf8').split('\n').slice(0, 200);
+    for (let i = 0; i < lines.length; i += 20) {
+      for (const r of await translator.translateBatch(lines.slice(i, i + 20), { attention: false })) expect(r.text).not.toContain('⁇');
+    }
+    translator.dispose();
+  });
+});
