@@ -2,6 +2,7 @@
 /**
  * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [SEARCH AND LENGTH OPTIONS] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE | --one-direction] [ALIGNMENT OPTIONS]
+ * crossattn convert INPUT -o OUTPUT.crossattn [...]   (convert/command.ts: an OPUS-MT or Marian model to a .crossattn file)
  *
  * The search, length and alignment options are the engine's option table (cpp/options.h,
  * optionSpecs()) as flags: --beam-size N, --sample --top-p P --seed N, --layers L,.., --method M,
