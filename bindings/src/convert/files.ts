@@ -19,9 +19,13 @@ export function readBytes(path: string): Uint8Array {
   return new Uint8Array(readFileSync(path));
 }
 
+/** Whether two byte arrays are equal (e.g. one SentencePiece model for both sides). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.compare(a, b) === 0;
+}
+
 /** Whether two tensors hold the same dtype and bytes (a tied output layer, the same weights twice). */
 export function sameTensor(a: Tensor, b: Tensor): boolean {
-  if (a.dtype !== b.dtype || a.data.byteLength !== b.data.byteLength) return false;
-  return Buffer.compare(new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength),
-    new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength)) === 0;
+  const bytes = (t: Tensor) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  return a.dtype === b.dtype && sameBytes(bytes(a), bytes(b));
 }

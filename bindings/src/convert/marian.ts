@@ -10,6 +10,7 @@
 import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConvertError } from './convert-error.js';
+import { sameBytes } from './files.js';
 import { MarianType, readMarianBinary, type MarianItem } from './marian-binary.js';
 import { readMarianArchitecture, type MarianArchitecture } from './marian-config.js';
 import { findMarianFiles, readMaybeGzipped, readYaml, type MarianFiles } from './marian-files.js';
@@ -157,9 +158,6 @@ function suppressUnk(tensors: Map<string, Tensor>, config: ModelConfigJson): voi
   (bias.data as Float32Array)[config.unk_id] += UNK_LOGIT_BIAS;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 function quantizationNote(items: Map<string, MarianItem>): string | undefined {
   if (![...items.values()].some((i) => i.type === MarianType.intgemm8)) return undefined;

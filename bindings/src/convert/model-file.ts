@@ -6,6 +6,7 @@
  */
 import { xxhash3 } from 'hash-wasm';
 import { ConvertError } from './convert-error.js';
+import { sameBytes } from './files.js';
 import { checkTensors } from './tensor-spec.js';
 
 export type Dtype = 'F32' | 'F16' | 'I8' | 'I32' | 'U8';
@@ -77,9 +78,6 @@ const CHECKSUM_ZEROS = `xxh3:${'0'.repeat(16)}`;
 const SOURCE_SPM = 'tokenizer.source_spm';
 const TARGET_SPM = 'tokenizer.target_spm';
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 /**
  * The order the engine reads best (as models/model_file.py's _tensor_order): wider dtypes first, so
