@@ -239,6 +239,12 @@ TranslateOptions options_from_json(const json& object) {
       throw Error(ErrorCode::kInvalidInput, "alignment must be a boolean or an object");
     }
   }
+  if (object.contains("targetPrefix") && !object["targetPrefix"].is_null()) {
+    const json& prefix = object["targetPrefix"];
+    const bool strings = prefix.is_array() && std::all_of(prefix.begin(), prefix.end(), [](const json& x) { return x.is_string(); });
+    if (!strings) throw Error(ErrorCode::kInvalidInput, "targetPrefix must be an array of strings, one per text");
+    o.target_prefix = prefix.get<std::vector<std::string>>();
+  }
   for (const OptionSpec& s : option_specs()) {
     const json* from = s.group == OptionGroup::kAlignment ? alignment : &object;
     if (from == nullptr || !from->contains(s.js_name)) continue;

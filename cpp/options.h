@@ -53,6 +53,12 @@ struct TranslateOptions : SearchOptions {
   std::optional<AlignmentOptions> alignment;
   /// Called with the tokens of each text as they become final (streaming), between decoder steps.
   TokenCallback on_token;
+  /// Forced target prefixes (prefix decoding, as CTranslate2's translate_batch target_prefix): empty,
+  /// or one target text per text of the call ("" for none). Text i's translation starts with the
+  /// target SentencePiece pieces of target_prefix[i], scored by the model whatever their rank, and
+  /// goes on freely (greedy or beam search). Per call, not in option_specs(); JavaScript
+  /// `targetPrefix` (options_from_json). Ignored by align().
+  std::vector<std::string> target_prefix;
 };
 
 enum class OptionType { kInt, kFloat, kBool, kChoice, kIntList };
@@ -91,7 +97,8 @@ std::string check_value(const OptionSpec& spec, const nlohmann::json& value, con
 
 /// TranslateOptions from a JSON object keyed by JavaScript names: {"beamSize": 4, "alignment":
 /// {"layers": [-1], "method": "argmax"}}. Absent keys keep their defaults; "alignment" absent or
-/// null means no alignment, an object (even {}) asks for one; unknown keys are ignored. Raises
+/// null means no alignment, an object (even {}) asks for one; "targetPrefix", an array of strings
+/// or null, sets target_prefix; unknown keys are ignored. Raises
 /// Error(kInvalidInput) naming the first bad option by its JavaScript name.
 TranslateOptions options_from_json(const nlohmann::json& object);
 

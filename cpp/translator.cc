@@ -1,5 +1,6 @@
 #include "translator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -197,11 +198,50 @@ void check_budget(const ModelConfig& c, const TranslateOptions& o, const std::ve
   }
 }
 
-// floor(ratio * S + offset), at least 1 and at most the cap.
-int max_target_length(const ModelConfig& c, const TranslateOptions& o, int src_len) {
+// floor(ratio * S + offset), at least 1 and at most the cap; with a forced prefix of P tokens, at
+// least P + 1 (the prefix and eos).
+int max_target_length(const ModelConfig& c, const TranslateOptions& o, int src_len, int prefix_len) {
   const int cap = o.max_length ? o.max_length : c.max_positions;
   const double limit = std::floor(static_cast<double>(o.max_length_ratio) * src_len + o.max_length_offset);
-  return static_cast<int>(std::max(1.0, std::min<double>(cap, limit)));
+  return std::max(prefix_len + 1, static_cast<int>(std::max(1.0, std::min<double>(cap, limit))));
+}
+
+// The forced target prefix of each text [texts][P_i] (TranslateOptions::target_prefix): its target
+// pieces' ids. Raises Error(kInvalidInput) when the prefixes do not match the texts one to one,
+// Error(kInputTooLong) for a prefix of max_positions tokens or more (no room for eos).
+std::vector<std::vector<int>> prefix_ids(const Tokenizer& tokenizer, const ModelConfig& c, const TranslateOptions& o,
+                                         size_t texts) {
+  std::vector<std::vector<int>> out(texts);
+  if (o.target_prefix.empty()) return out;
+  if (o.target_prefix.size() != texts) {
+    throw Error(ErrorCode::kInvalidInput, "target_prefix has " + std::to_string(o.target_prefix.size()) +
+                                              " entries for " + std::to_string(texts) + " texts");
+  }
+  for (size_t i = 0; i < texts; ++i) {
+    out[i] = tokenizer.to_ids(tokenizer.encode(o.target_prefix[i], Side::kTarget).pieces);
+    if (static_cast<int>(out[i].size()) + 1 > c.max_positions) {
+      throw Error(ErrorCode::kInputTooLong, "the target prefix of text " + std::to_string(i) + " has " +
+                                                std::to_string(out[i].size()) + " tokens; this model takes at most " +
+                                                std::to_string(c.max_positions - 1));
+    }
+  }
+  return out;
+}
+
+// The lexical shortlist of the decoded texts' sources, with their forced prefixes' tokens added (a
+// forced token must be scorable; CTranslate2 adds them too: src/vocabulary_map.cc:53-75 get_candidates).
+std::shared_ptr<const OutputShortlist> call_shortlist(const Transformer& model, const std::vector<const std::vector<int>*>& sources,
+                                                      const std::vector<std::vector<int>>& prefixes) {
+  OutputShortlist s = model.shortlist(sources);
+  std::vector<int> ids = s.ids;
+  for (const std::vector<int>& prefix : prefixes) ids.insert(ids.end(), prefix.begin(), prefix.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.size() != s.ids.size()) {
+    s.projection = model.weights().output_projection.select_rows(ids);
+    s.ids = std::move(ids);
+  }
+  return std::make_shared<const OutputShortlist>(std::move(s));
 }
 
 }  // namespace
@@ -279,12 +319,14 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
       throw Error(e.code(), "text " + std::to_string(i) + ": " + e.what());
     }
   }
+  std::vector<std::vector<int>> all_prefixes = prefix_ids(*tokenizer_, c, options, texts.size()), prefixes;
   std::vector<int> max_lengths, src_lens;
   for (size_t i = 0; i < st->results.size(); ++i) {
     const std::vector<int>& src_ids = st->results[i].source_ids;
     if (src_ids.empty()) continue;
     src_lens.push_back(static_cast<int>(src_ids.size()));
-    max_lengths.push_back(max_target_length(c, options, src_lens.back()));
+    max_lengths.push_back(max_target_length(c, options, src_lens.back(), static_cast<int>(all_prefixes[i].size())));
+    prefixes.push_back(std::move(all_prefixes[i]));
     st->decoded.push_back(i);
   }
   check_budget(c, options, src_lens, max_lengths);
@@ -299,10 +341,10 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
   if (options.shortlist && model_->has_shortlist() && !st->decoded.empty()) {
     std::vector<const std::vector<int>*> sources;
     for (size_t i : st->decoded) sources.push_back(&st->results[i].source_ids);
-    shortlist = std::make_shared<const OutputShortlist>(model_->shortlist(sources));
+    shortlist = call_shortlist(*model_, sources, prefixes);
   }
   st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), options, probes,
-                                            std::move(shortlist));
+                                            std::move(shortlist), std::move(prefixes));
   return TranslationJob(std::move(st));
 }
 

@@ -112,8 +112,12 @@ class Translator {
 
   /// Translates several sentences together: each is encoded alone, then all decode as one batch
   /// (BeamSearch), which multiplies the weights by [hypotheses, D] matrices instead of vectors.
-  /// Results are in order and identical to translating each text alone. Errors as translate(); the
-  /// message names the offending text's index, and nothing is translated then.
+  /// Results are in order and identical to translating each text alone. With
+  /// options.target_prefix, each translation starts with its text's prefix (prefix decoding,
+  /// decoding/beam_search.h; the prefix counts toward max_length, which grows to hold it and eos),
+  /// its token_log_probs the model's log-probabilities of the forced pieces. Errors as translate(),
+  /// and Error(kInvalidInput) for prefixes that do not match the texts one to one; the message
+  /// names the offending text's index, and nothing is translated then.
   std::vector<Translation> translate_batch(const std::vector<std::string>& texts, const TranslateOptions& options) const;
 
   /// Starts translating `texts` and returns before the first decoder step: the caller advances the

@@ -2,7 +2,7 @@
 /**
  * Number and name consistency of translations, before and after copy-through
  * (bindings/src/copy-through.ts; issue 44, item 2).
- *   node tools/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday]
+ *   node tools/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday] [--verbose]
  * Default: FLORES dev (DIR/flores-dev/dev.LANG) with both shipped directions; --everyday: the
  * everyday fixture and tests/fixtures/unknown-text.json instead.
  *
@@ -20,14 +20,18 @@
  *
  * "before" is the model's output (copyThrough false); "repaired" the same translation with the
  * alignment-based repair applied (applyCopyThrough); "after" what translateBatch returns by default:
- * the repair, and a second decoding by beam search for sentences whose numbers are still missing
- * (recoverDropped). Greedy decoding, 16 sentences per batch. Also counts outputs that contain "⁇".
- * Prints one JSON line per model and set.
+ * the repair, and lexically constrained decoding for sentences whose numbers are still missing
+ * (recoverDropped, number-constraint.ts). Greedy decoding, 16 sentences per batch. Also counts
+ * outputs that contain "⁇". Prints one JSON line per model and set; on FLORES, `second_chance`
+ * gives the sentences the constrained decoding changed and their mean chrF (tools/chrf.js) against
+ * the references before and after it, and `seconds_after` the time of the default translateBatch
+ * calls. --verbose prints each changed sentence (source, repaired, after, reference) to stderr.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Translator } from '../dist/index.js';
 import { applyCopyThrough } from '../dist/copy-through.js';
+import { sentenceChrf } from './chrf.js';
 import { capitalisedWords, core, numbersKept } from '../dist/numbers.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
@@ -37,11 +41,12 @@ const { values } = parseArgs({
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../shared/data') },
     limit: { type: 'string' },
     everyday: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (values.help) {
-  console.log('usage: node tools/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday]');
+  console.log('usage: node tools/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday] [--verbose]');
   process.exit(0);
 }
 const models = values.model ?? [here('../models/general-en-de/general-en-de.int8.crossattn'),
@@ -68,17 +73,33 @@ function score(translations, sources, carries, lang) {
            names_pct: rate(sum.names), outputs_with_unk: sum.unknown };
 }
 
-async function measure(translator, set, sources, carries) {
+// The sentences the second chance changed (after differs from repaired): how many, and their mean
+// chrF against the references before (repaired) and after it.
+function changed(repaired, after, references) {
+  const which = after.flatMap((r, i) => (r.text !== repaired[i].text ? [i] : []));
+  const mean = (list) => (which.length === 0 ? null : Number((which.reduce((sum, i) => sum + sentenceChrf(list[i].text, references[i]), 0) / which.length).toFixed(1)));
+  return { sentences: which.length, chrf_repaired: mean(repaired), chrf_after: mean(after) };
+}
+
+async function measure(translator, set, sources, carries, references) {
   const lang = translator.config;
   const [before, full] = [[], []];
+  let ms = 0;
   for (let i = 0; i < sources.length; i += 16) {
     const chunk = sources.slice(i, i + 16);
     before.push(...await translator.translateBatch(chunk, { copyThrough: false, alignment: true, attention: false }));
+    const start = performance.now();
     full.push(...await translator.translateBatch(chunk, { attention: false }));
+    ms += performance.now() - start;
   }
   const repaired = before.map((r) => applyCopyThrough(structuredClone(r), lang.sourceLang, lang.targetLang, { alignment: undefined }));
   console.log(JSON.stringify({ model: lang.name, set, sentences: sources.length, before: score(before, sources, carries, lang),
-                               repaired: score(repaired, sources, carries, lang), after: score(full, sources, carries, lang) }));
+                               repaired: score(repaired, sources, carries, lang), after: score(full, sources, carries, lang),
+                               ...(references ? { second_chance: changed(repaired, full, references) } : {}),
+                               seconds_after: Number((ms / 1000).toFixed(1)) }));
+  if (values.verbose) {
+    full.forEach((r, i) => { if (r.text !== repaired[i].text) console.error(`${sources[i]}\n  - ${repaired[i].text}\n  + ${r.text}\n  = ${references?.[i] ?? ''}`); });
+  }
 }
 
 for (const file of models) {
@@ -95,7 +116,7 @@ for (const file of models) {
     const n = values.limit ? Number(values.limit) : undefined;
     const [sources, references] = [read(sourceLang).slice(0, n), read(targetLang).slice(0, n)];
     const refWords = references.map((line) => new Set(line.split(/\s+/).map(core)));
-    await measure(translator, 'flores-dev/dev', sources, (i, name) => refWords[i].has(name));
+    await measure(translator, 'flores-dev/dev', sources, (i, name) => refWords[i].has(name), references);
   }
   translator.dispose();
 }

@@ -47,6 +47,15 @@ export interface SearchOptions {
    * a faster output layer. false scores the whole vocabulary.
    */
   shortlist?: boolean;
+  /**
+   * Forced start of the translation (prefix decoding, as CTranslate2's `target_prefix`): translate()
+   * takes a string, translateBatch() an array with one string per text ('' for none). The
+   * translation begins with the prefix's target pieces, scored by the model whatever their rank
+   * (in tokenLogProbs), and the search goes on from there; for interactive translation, the words a
+   * user has accepted. A prefix counts toward maxLength, which grows to hold it. A text translated
+   * in parts gets it on its first part. target-prefix.ts.
+   */
+  targetPrefix?: string | readonly string[];
 }
 
 /** Target tokens of one sentence that became final during a decoding step. */
@@ -93,7 +102,8 @@ export function checkStreamOptions(options: StreamOptions): void {
 export function engineOptionsJson(options: object & { alignment?: unknown }): string {
   if (typeof options !== 'object' || options === null) throw new InvalidInputError('options must be an object');
   const { onToken: _onToken, signal: _signal, html: _html, alignment, ...engine } = options as Record<string, unknown>;
-  const json = { ...engine, alignment: alignment === true ? {} : alignment === false ? null : alignment };
+  const json: Record<string, unknown> = { ...engine, alignment: alignment === true ? {} : alignment === false ? null : alignment };
+  if (typeof json.targetPrefix === 'string') json.targetPrefix = [json.targetPrefix];  // translate()'s one text
   try {
     return JSON.stringify(json);
   } catch {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "decoding/repetition_guard.h"
+#include "error.h"
 #include "kernels/ops.h"
 
 namespace crossattn {
@@ -48,6 +49,7 @@ struct BeamSearch::Sentence {
   int max_length = 0;
   int src_len = 0;
   bool stopped = false;
+  std::vector<int> prefix;  // [P] forced target ids
   std::unique_ptr<TokenSelector> selector;  // its own, so that a sampler's draws do not depend on the batch
   std::vector<DecoderState> slots;  // [beam_size]
   std::vector<Node> nodes;
@@ -95,13 +97,28 @@ struct BeamSearch::Sentence {
 };
 
 BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
-                       SearchOptions options, SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist)
+                       SearchOptions options, SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist,
+                       std::vector<std::vector<int>> prefixes)
     : model_(&model), options_(options), probes_(probes), shortlist_(std::move(shortlist)), sentences_(encoder_outs.size()) {
   const ModelConfig& c = model.config();
+  if (!prefixes.empty() && prefixes.size() != sentences_.size()) {
+    throw Error(ErrorCode::kInvalidInput, "a search needs one target prefix per sentence");
+  }
   if (options.repeat_limit > 0) constraints_.push_back(std::make_unique<RepetitionGuard>(options.repeat_limit));
   for (size_t i = 0; i < sentences_.size(); ++i) {
     Sentence& s = sentences_[i];
     s.max_length = max_lengths[i];
+    if (!prefixes.empty()) s.prefix = std::move(prefixes[i]);
+    if (static_cast<int>(s.prefix.size()) >= s.max_length) {
+      throw Error(ErrorCode::kInvalidInput, "a target prefix of " + std::to_string(s.prefix.size()) +
+                                                " tokens leaves no room in a maximum length of " + std::to_string(s.max_length));
+    }
+    for (int token : s.prefix) {
+      if (token < 0 || token >= c.vocab_size || token == c.eos_id || column(token) < 0) {
+        throw Error(ErrorCode::kInvalidInput, "target prefix token " + std::to_string(token) +
+                                                  " is eos, outside the vocabulary or not among the shortlist's candidates");
+      }
+    }
     s.src_len = static_cast<int>(encoder_outs[i]->rows());
     s.selector = make_selector(options);
     s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
@@ -164,34 +181,46 @@ int BeamSearch::collect_rows() {
   return m;
 }
 
+// The logits column of `token`: the token itself, or its index among the shortlist's candidates
+// (-1 when it is not one of them).
+int BeamSearch::column(int token) const {
+  if (!shortlist_) return token;
+  const std::vector<int>& ids = shortlist_->ids;  // ascending
+  const auto at = std::lower_bound(ids.begin(), ids.end(), token);
+  return at != ids.end() && *at == token ? static_cast<int>(at - ids.begin()) : -1;
+}
+
 // Scoring: each live hypothesis' candidate extensions from its logits [n] (one row per hypothesis,
 // in live order), into candidates_ best first. Column i scores token i, or with a shortlist token
 // shortlist_->ids[i] (the only tokens it lets the search choose: as if every other logit were -inf).
 // Constraints set the logits of forbidden tokens to -inf, the selector picks among the rest; a
 // candidate's log-probability is the model's, normalized over all n columns (forbidden mass is not
-// redistributed).
+// redistributed). A hypothesis inside its sentence's forced prefix has one candidate, the prefix's
+// next token, whatever the constraints and the selector say.
 void BeamSearch::propose(Sentence& s, float* logits, int n) {
   const int k = std::min(2 * options_.beam_size, n);
   const std::vector<int>* ids = shortlist_ ? &shortlist_->ids : nullptr;  // ascending
   candidates_.clear();
   for (size_t b = 0; b < s.live.size(); ++b, logits += n) {
     const float log_z = log_sum_exp(logits, n);
+    const size_t depth = s.nodes[s.live[b].node].depth;
+    if (depth < s.prefix.size()) {
+      const int token = s.prefix[depth];
+      candidates_.push_back({s.live[b].log_prob + logits[column(token)] - log_z, static_cast<int>(b), token});
+      continue;
+    }
     for (const auto& constraint : constraints_) {
       banned_.clear();
       const int history = s.tail(s.live[b].node, constraint->history(), tail_);
       constraint->forbid(tail_.data(), history, banned_);
       for (int token : banned_) {
-        if (ids == nullptr) {
-          logits[token] = -INFINITY;
-        } else if (const auto at = std::lower_bound(ids->begin(), ids->end(), token); at != ids->end() && *at == token) {
-          logits[at - ids->begin()] = -INFINITY;
-        }
+        if (const int at = column(token); at >= 0) logits[at] = -INFINITY;
       }
     }
     s.selector->select(logits, n, k, selected_);
-    for (int column : selected_) {
-      const int token = ids == nullptr ? column : (*ids)[column];
-      candidates_.push_back({s.live[b].log_prob + logits[column] - log_z, static_cast<int>(b), token});
+    for (int at : selected_) {
+      const int token = ids == nullptr ? at : (*ids)[at];
+      candidates_.push_back({s.live[b].log_prob + logits[at] - log_z, static_cast<int>(b), token});
     }
   }
   std::stable_sort(candidates_.begin(), candidates_.end(),
@@ -310,8 +339,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
 
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
                                                  const std::vector<int>& max_lengths, const SearchOptions& options,
-                                                 SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist) {
-  BeamSearch search(model, encoder_outs, max_lengths, options, probes, std::move(shortlist));
+                                                 SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist,
+                                                 std::vector<std::vector<int>> prefixes) {
+  BeamSearch search(model, encoder_outs, max_lengths, options, probes, std::move(shortlist), std::move(prefixes));
   while (!search.done()) search.step();
   return search.finish();
 }

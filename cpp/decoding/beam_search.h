@@ -19,6 +19,11 @@
 // Hypotheses own their self-attention caches (DecoderState), one slot per beam; when a hypothesis
 // has several surviving extensions, the extras take the slots of hypotheses that died and copy the
 // prefix (DecoderState::assign_prefix). The cross-attention memory is shared by all of them.
+// A sentence may have a forced target prefix (prefix decoding: CTranslate2's target_prefix,
+// src/decoding.cc:21-61 update_sample_with_prefix; fairseq's prefix_tokens): while a hypothesis is
+// shorter than the prefix its only extension is the prefix's next token, scored with the model's
+// log-probability of it whatever its rank; after the prefix the search goes on as usual. A prefix
+// keeps one live hypothesis, so the beam opens where the prefix ends.
 // Ties are broken by beam order, then token id, so a search is deterministic (a sampling one for a
 // given seed). Which extensions are candidates is decided at one seam (token_selection.h): the
 // constraints forbid tokens (the repetition guard, repetition_guard.h), the selector picks among
@@ -59,8 +64,12 @@ class BeamSearch {
   /// target tokens (at most max_positions). `model` and the encoder outputs must outlive the search.
   /// `options` must be valid (check_options in cpp/options.h): sampling with beam_size 1. With a
   /// shortlist (Transformer::shortlist of these sentences' sources), only its candidates are scored.
+  /// `prefixes`, empty or one per sentence, holds each sentence's forced target prefix [P_i] (target
+  /// ids without eos, P_i < max_lengths[i]; with a shortlist, each among its candidates): its output
+  /// starts with them. Raises Error(kInvalidInput) for a prefix that breaks these rules.
   BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
-             SearchOptions options, SearchProbes probes = {}, std::shared_ptr<const OutputShortlist> shortlist = nullptr);
+             SearchOptions options, SearchProbes probes = {}, std::shared_ptr<const OutputShortlist> shortlist = nullptr,
+             std::vector<std::vector<int>> prefixes = {});
   ~BeamSearch();
   BeamSearch(BeamSearch&&) noexcept;
   BeamSearch& operator=(BeamSearch&&) noexcept;
@@ -87,6 +96,7 @@ class BeamSearch {
   // The parts of step(), in order: bookkeeping of the rows to feed, scoring (the seam of
   // token_selection.h), pruning and finishing, slot bookkeeping, stopping.
   int collect_rows();
+  int column(int token) const;
   void propose(Sentence& s, float* logits, int n);
   void extend(Sentence& s);
   void assign_slots(Sentence& s);
@@ -114,6 +124,7 @@ class BeamSearch {
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
                                                  const std::vector<int>& max_lengths, const SearchOptions& options,
                                                  SearchProbes probes = {},
-                                                 std::shared_ptr<const OutputShortlist> shortlist = nullptr);
+                                                 std::shared_ptr<const OutputShortlist> shortlist = nullptr,
+                                                 std::vector<std::vector<int>> prefixes = {});
 
 }  // namespace crossattn

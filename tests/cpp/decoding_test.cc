@@ -1,5 +1,8 @@
-// Batched decoding and the allocation-free decoding step, on the shipped model.
+// Batched decoding, the allocation-free decoding step and forced target prefixes (prefix decoding),
+// on the shipped models.
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
@@ -8,6 +11,7 @@
 #include "error.h"
 #include "model/model_file.h"
 #include "model/transformer.h"
+#include "options.h"
 #include "test_util.h"
 #include "translator.h"
 
@@ -81,6 +85,106 @@ TEST(Decoding, DecodingStepsAllocateNothing) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0) << "allocations in 14 decoding steps";
   EXPECT_EQ(states[0].length, 15);
+}
+
+
+// Translation options with forced target prefixes, greedy or with a beam.
+TranslateOptions with_prefix(std::vector<std::string> prefixes, int beam_size = 1) {
+  TranslateOptions o;
+  o.target_prefix = std::move(prefixes);
+  o.beam_size = o.n_best = beam_size;
+  o.shortlist = false;
+  return o;
+}
+
+// The target ids of a text as align() feeds them, eos left off.
+std::vector<int> target_ids_of(const Translator& translator, const std::string& source, const std::string& target) {
+  std::vector<int> ids = translator.align(source, target, {}).target_ids;
+  ids.pop_back();
+  return ids;
+}
+
+TEST(TargetPrefix, TheOutputStartsWithThePrefixScoredAsForcedDecodingScoresIt) {
+  const Translator translator = Translator::from_file(testing::model_path());
+  const std::string source = kSentences[1], prefix = "Zwei Katzen";
+  const std::vector<int> forced_ids = target_ids_of(translator, source, prefix);
+  const Translation forced = translator.align(source, prefix, {});
+  const Translation free = translator.translate(source, with_prefix({}));
+  ASSERT_NE(std::vector<int>(free.target_ids.begin(), free.target_ids.begin() + forced_ids.size()), forced_ids)
+      << "the model would write the prefix anyway: " << free.text;
+  for (int beam_size : {1, 4}) {
+    const Translation r = translator.translate(source, with_prefix({prefix}, beam_size));
+    ASSERT_GT(r.target_ids.size(), forced_ids.size() + 1) << r.text;
+    EXPECT_EQ(std::vector<int>(r.target_ids.begin(), r.target_ids.begin() + forced_ids.size()), forced_ids);
+    EXPECT_EQ(r.text.rfind(prefix, 0), 0u) << r.text;
+    EXPECT_EQ(r.target_ids.back(), translator.config().eos_id);
+    for (size_t t = 0; t < forced_ids.size(); ++t) EXPECT_NEAR(r.token_log_probs[t], forced.token_log_probs[t], 1e-4) << t;
+    for (const ScoredHypothesis& h : r.hypotheses) {
+      EXPECT_EQ(std::vector<int>(h.target_ids.begin(), h.target_ids.begin() + forced_ids.size()), forced_ids);
+    }
+    // The continuation is the model's own: forced decoding of the whole output scores it alike.
+    const Translation whole = translator.align(source, r.text, {});
+    if (whole.target_ids == r.target_ids) EXPECT_NEAR(whole.log_prob, r.log_prob, 2e-3) << r.text;
+  }
+}
+
+TEST(TargetPrefix, EmptyPrefixesEqualPlainDecodingAndABatchEqualsOneByOne) {
+  const Translator translator = Translator::from_file(testing::model_path());
+  for (int beam_size : {1, 3}) {
+    const auto plain = translator.translate_batch(kSentences, with_prefix({}, beam_size));
+    const auto empty = translator.translate_batch(kSentences, with_prefix(std::vector<std::string>(kSentences.size()), beam_size));
+    for (size_t i = 0; i < kSentences.size(); ++i) {
+      EXPECT_EQ(empty[i].target_ids, plain[i].target_ids) << kSentences[i];
+      EXPECT_EQ(empty[i].token_log_probs, plain[i].token_log_probs);
+    }
+    const std::vector<std::string> prefixes = {"Ein Hund", "", "", "Eine Frau", "Ein Mann"};
+    const auto batch = translator.translate_batch(kSentences, with_prefix(prefixes, beam_size));
+    for (size_t i = 0; i < kSentences.size(); ++i) {
+      const Translation one = translator.translate(kSentences[i], with_prefix({prefixes[i]}, beam_size));
+      EXPECT_EQ(batch[i].target_ids, one.target_ids) << kSentences[i];
+      EXPECT_EQ(batch[i].text.rfind(prefixes[i], 0), 0u) << batch[i].text;
+    }
+  }
+}
+
+TEST(TargetPrefix, APrefixOutsideTheShortlistIsScoredAndALongOneExtendsMaxLength) {
+  const std::string path = std::string(CROSSATTN_MODELS_DIR) + "/general-en-de/general-en-de.int8.crossattn";
+  const Translator translator = Translator::from_file(path);
+  const auto bytes = testing::read_bytes(path);
+  ModelFile file = ModelFile::parse(bytes.data(), bytes.size());
+  const Transformer model(file.config, std::move(file.weights));
+  const std::string source = "A dog runs.", prefix = "Quokkas Zyxw";
+  const Translation r0 = translator.translate(source, {});
+  const std::vector<int> ids = target_ids_of(translator, source, prefix);
+  const std::vector<int> candidates = model.shortlist({&r0.source_ids}).ids;
+  const bool outside = std::any_of(ids.begin(), ids.end(), [&](int id) {
+    return !std::binary_search(candidates.begin(), candidates.end(), id);
+  });
+  ASSERT_TRUE(outside) << "every prefix piece is a shortlist candidate; the test needs one that is not";
+  TranslateOptions o;
+  o.target_prefix = {prefix};
+  const Translation r = translator.translate(source, o);  // with the shortlist (the default)
+  EXPECT_EQ(std::vector<int>(r.target_ids.begin(), r.target_ids.begin() + ids.size()), ids);
+  for (float lp : r.token_log_probs) EXPECT_TRUE(std::isfinite(lp));
+  o.max_length = 3;  // fewer than the prefix's pieces: the prefix and eos still fit
+  const Translation cut = translator.translate(source, o);
+  EXPECT_EQ(cut.target_ids.size(), ids.size() + 1);
+  EXPECT_EQ(cut.text.rfind(prefix, 0), 0u) << cut.text;
+}
+
+TEST(TargetPrefix, PrefixesThatDoNotMatchTheTextsAreInvalidInput) {
+  const Translator translator = Translator::from_file(testing::model_path());
+  try {
+    translator.translate_batch({"A dog.", "A cat."}, with_prefix({"Ein"}));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidInput);
+    EXPECT_NE(std::string(e.what()).find("target_prefix has 1 entries for 2 texts"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(options_from_json(nlohmann::json::parse(R"({"targetPrefix": ["Ein", ""]})")).target_prefix,
+            (std::vector<std::string>{"Ein", ""}));
+  EXPECT_THROW(options_from_json(nlohmann::json::parse(R"({"targetPrefix": "Ein"})")), Error);
+  EXPECT_THROW(options_from_json(nlohmann::json::parse(R"({"targetPrefix": [1]})")), Error);
 }
 
 }  // namespace

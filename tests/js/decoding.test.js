@@ -1,11 +1,13 @@
-// Beam search, n-best, streaming and cancellation through the wasm engine: the same hypotheses
-// and scores as the native build, tokens streamed once and in order, and an abort that stops a
-// translation in flight (in process and across a worker channel) without harming the translator.
+// Beam search, n-best, streaming, cancellation and forced target prefixes through the wasm engine:
+// the same hypotheses and scores as the native build, tokens streamed once and in order, an abort
+// that stops a translation in flight (in process and across a worker channel) without harming the
+// translator, and a translation that starts with its prefix, scored as forced decoding scores it.
 import { spawnSync } from 'node:child_process';
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CancelledError, InvalidInputError, Translator } from '../../dist/index.js';
 import { WorkerTranslator, serveTranslator } from '../../dist/worker.js';
+import { planPrefixes, targetPrefixes } from '../../dist/target-prefix.js';
 import { readLines } from '../../tools/bleu.js';
 import { DATA, MODEL, NATIVE_CLI } from './paths.js';
 
@@ -118,5 +120,53 @@ describe('cancellation', () => {
       channel.port1.close();
       channel.port2.close();
     }
+  });
+});
+
+describe('target prefix', () => {
+  const SOURCE = 'Two dogs play in the snow.';
+  const PREFIX = 'Zwei Katzen';
+
+  test('the translation starts with the prefix, scored as forced decoding scores it, and goes on freely', async () => {
+    const free = await translator.translate(SOURCE, { attention: false });
+    expect(free.text.startsWith(PREFIX), free.text).toBe(false);  // the model would not write it itself
+    const forced = await translator.align(SOURCE, PREFIX, { attention: false, alignment: false });
+    const p = forced.targetIds.length - 1;  // its pieces, eos left off
+    for (const beamSize of [1, 4]) {
+      const r = await translator.translate(SOURCE, { targetPrefix: PREFIX, beamSize, attention: false });
+      expect(r.text.startsWith(`${PREFIX} `), r.text).toBe(true);
+      expect(r.targetIds.slice(0, p)).toEqual(forced.targetIds.slice(0, p));
+      expect(r.targetIds.length).toBeGreaterThan(p + 1);
+      r.tokenLogProbs.slice(0, p).forEach((lp, t) => expect(lp).toBeCloseTo(forced.tokenLogProbs[t], 4));
+    }
+  });
+
+  test('one prefix per text of a batch, as one by one; an empty prefix is plain decoding', async () => {
+    const texts = [SOURCE, LONG, 'A man.'];
+    const prefixes = [PREFIX, '', 'Eine Frau'];
+    const batch = await translator.translateBatch(texts, { targetPrefix: prefixes, beamSize: 3, attention: false });
+    const plain = await translator.translateBatch(texts, { beamSize: 3, attention: false });
+    for (const [i, text] of texts.entries()) {
+      const one = await translator.translate(text, { targetPrefix: prefixes[i], beamSize: 3, attention: false });
+      expect(batch[i].targetIds).toEqual(one.targetIds);
+      expect(batch[i].text.startsWith(prefixes[i])).toBe(true);
+    }
+    expect(batch[1].targetIds).toEqual(plain[1].targetIds);
+    expect(batch[1].tokenLogProbs).toEqual(plain[1].tokenLogProbs);
+  });
+
+  test('a text translated in parts gets its prefix on its first part', () => {
+    const plan = { texts: ['a', 'b1', 'b2', 'c'], owner: [0, 1, 1, 2], partCounts: [1, 2, 1] };
+    expect(planPrefixes(plan, targetPrefixes(['A', 'B', ''], 3))).toEqual(['A', 'B', '', '']);
+    expect(planPrefixes(plan, targetPrefixes(undefined, 3))).toBeUndefined();
+    expect(targetPrefixes('A', 1)).toEqual(['A']);
+  });
+
+  test('prefixes that do not match the texts are InvalidInputError', async () => {
+    for (const targetPrefix of [['Ein'], 3, [1, 2], 'Ein']) {
+      await expect(translator.translateBatch(['A dog.', 'A cat.'], { targetPrefix }), JSON.stringify(targetPrefix))
+        .rejects.toBeInstanceOf(InvalidInputError);
+    }
+    await expect(translator.translate('A dog.', { targetPrefix: ['Ein', 'Eine'] })).rejects.toBeInstanceOf(InvalidInputError);
   });
 });
