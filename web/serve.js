@@ -69,10 +69,23 @@ function requestedPath(url) {
   }
 }
 
-/** Starts the server on `port` (0: any free port); resolves to {server, url}. */
-export function serve(port) {
+/** How long (ms) a connection may go without traffic, or take to send a request, before it is closed. */
+export const IDLE_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts the server on `port` (0: any free port); resolves to {server, url}. `root`: the folder
+ * served, the repository by default (a site web/build.js wrote has the same layout).
+ * `idleTimeoutMs`: a socket with no traffic either way for that long is destroyed, and one whose
+ * request headers or body take longer is closed (slowloris: a client that trickles its headers is
+ * never idle); Node checks those every 30 s by default, here every second (every
+ * idleTimeoutMs / 4 when that is less). An idle keep-alive connection closes after 5 s (Node's
+ * keepAliveTimeout), or idleTimeoutMs when that is less.
+ */
+export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_MS } = {}) {
   const headers = securityHeaders();
-  const server = createServer((req, res) => {
+  const limits = { headersTimeout: idleTimeoutMs, requestTimeout: idleTimeoutMs, keepAliveTimeout: Math.min(5000, idleTimeoutMs),
+                   connectionsCheckingInterval: Math.min(1000, idleTimeoutMs / 4) };
+  const server = createServer(limits, (req, res) => {
     const answer = (status, extra = {}, body = '') => {
       res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', ...extra });
       res.end(req.method === 'HEAD' ? '' : body);
@@ -81,7 +94,7 @@ export function serve(port) {
     const path = requestedPath(req.url);
     if (path === null) return answer(400, {}, 'bad request\n');
     if (path === '/') return answer(302, { location: '/web/' });
-    const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
+    const file = join(folder, path.endsWith('/') ? path + 'index.html' : path);
     let size = -1;
     try {
       size = statSync(file).isFile() ? statSync(file).size : -1;
@@ -104,6 +117,7 @@ export function serve(port) {
     (gzip ? stream.pipe(createGzip()) : stream).pipe(res);
   });
   server.on('clientError', (_, socket) => socket.destroy());
+  server.setTimeout(idleTimeoutMs);  // no 'timeout' listener: Node destroys the idle socket
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => {
     ok({ server, url: `http://127.0.0.1:${server.address().port}/web/` });
   }));

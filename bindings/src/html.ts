@@ -25,11 +25,17 @@
  * 6. The target is built from new text nodes and copies of the elements (attributes as given, alt
  *    and title translated) and serialised by parse5: text never becomes markup.
  *
- * script, style, pre, textarea and template are left as they are; an inline <code> keeps its
- * content (the model sees it, so the sentence stays whole) and moves like any inline element.
+ * The raw-text elements (script, style, textarea, title, noscript, xmp, noembed, noframes, iframe,
+ * plaintext: html-raw-text.ts) are left untranslated, their content byte for byte as it came; pre
+ * and template are left as parse5 parsed them; an inline <code> keeps its content (the model sees
+ * it, so the sentence stays whole) and moves like any inline element. A fragment nesting elements
+ * deeper than MAX_HTML_DEPTH (512, html-depth.ts) is refused with an InvalidInputError, measured
+ * without recursion before the (recursive, so bounded by it) walks below.
  */
 import { defaultTreeAdapter as adapter, parseFragment, serialize, type DefaultTreeAdapterTypes as T } from 'parse5';
+import { checkHtmlDepth } from './html-depth.js';
 import { cutWords, LEADING, placeUnits, TRAILING, type Unit } from './html-punctuation.js';
+import { holdRawText, RAW_TEXT } from './html-raw-text.js';
 import { splitSentences } from './sentences.js';
 import { checkWellFormed } from './well-formed.js';
 
@@ -37,7 +43,7 @@ import { checkWellFormed } from './well-formed.js';
 const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i',
   'img', 'ins', 'kbd', 'label', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr']);
 /** Elements whose content is never translated. */
-const VERBATIM = new Set(['script', 'style', 'pre', 'textarea', 'template', 'code']);
+const VERBATIM = new Set([...RAW_TEXT, 'pre', 'template', 'code']);
 /** Attributes whose values are translated. */
 const TRANSLATED_ATTRIBUTES = ['alt', 'title'];
 
@@ -248,11 +254,14 @@ function build(seg: Segment, units: Unit[], translated: Map<T.Element, Map<strin
  * Translates the HTML fragment `html` (source language `lang`) with `translate`, keeping its
  * markup: block structure as it is, inline elements on the aligned target words. Returns the
  * serialised target fragment. Errors of `translate` (e.g. InputTooLongError) pass through.
- * @throws InvalidInputError if `html` has a lone UTF-16 surrogate (well-formed.ts).
+ * @throws InvalidInputError if `html` has a lone UTF-16 surrogate (well-formed.ts), or nests
+ *   elements deeper than MAX_HTML_DEPTH (html-depth.ts).
  */
 export async function translateHtml(html: string, lang: string, translate: AlignedTranslate): Promise<string> {
   checkWellFormed(html, 'the HTML');
-  const root = parseFragment(html);
+  const root = parseFragment(html, { sourceCodeLocationInfo: true });
+  checkHtmlDepth(root);
+  const restoreRawText = holdRawText(root, html);
   const { segments, attributes } = collect(root, lang);
   const sentences: string[] = [];
   for (const seg of segments) {
@@ -291,5 +300,5 @@ export async function translateHtml(html: string, lang: string, translate: Align
     for (const n of replacement) adapter.insertBefore(seg.parent, n, seg.nodes[0]);
     for (const n of seg.nodes) adapter.detachNode(n);
   }
-  return serialize(root);
+  return restoreRawText(serialize(root));
 }

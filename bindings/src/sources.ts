@@ -97,12 +97,20 @@ async function fetchInto<B>(url: string | URL, sink: FileSink<B>, onProgress?: P
   return { buffer: into, size: loaded };
 }
 
-/** A file of at most MAX_FILE_BYTES read in Node straight into the sink; anything else (missing, a device, a folder) is a LoadError. */
+/**
+ * A file of at most MAX_FILE_BYTES read in Node straight into the sink; anything else (missing, a
+ * FIFO, a device, a folder, a socket) is a LoadError, at once. The file is opened non-blocking, and
+ * its type and size come from fstat on the opened descriptor, before any read: a plain open() of a
+ * FIFO waits for a writer forever (and holds one of libuv's four file-I/O threads while it does),
+ * and stat-then-open would look at one file and open another if the path changed in between.
+ * O_NONBLOCK changes nothing for a regular file (POSIX open(3p), "O_NONBLOCK"); Windows has none.
+ */
 async function readFileInto<B>(path: string | URL, sink: FileSink<B>): Promise<FileInSink<B>> {
   const { open } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
   const name = path instanceof URL ? path.pathname : path;
   try {
-    const file = await open(path, 'r');
+    const file = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const stat = await file.stat();
       if (!stat.isFile()) throw new LoadError(`${name} is not a regular file`);

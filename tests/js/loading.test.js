@@ -2,8 +2,9 @@
 // unreachable URL, something that is not a source at all; the CLI says so in one line, at once.
 // And it goes right whichever way the bytes arrive: into the engine's memory directly or copied,
 // over HTTP with or without a true length, with the engine compiled once (prepareEngine).
-import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -33,6 +34,38 @@ test('the CLI: --model /dev/zero is one clear line and exit 1, not a hang', () =
   expect(r.stderr).toBe("crossattn: cannot load model '/dev/zero': /dev/zero is not a regular file\n");
 });
 
+// Issue 46, item 1: a FIFO opened for reading waits for a writer forever, and each such open held
+// one of libuv's four file-I/O threads, so four loads stopped all asynchronous file I/O. Each of
+// these ends in a LoadError within 5 s (the bar of the issue; a hang is what the limit catches).
+test('a FIFO, a folder, /dev/zero and a sparse file of 1 GiB + 1 byte: a LoadError at once, in the library and the CLI', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crossattn-load-'));
+  try {
+    const fifo = join(dir, 'model.fifo'), sparse = join(dir, 'sparse.crossattn');
+    execFileSync('mkfifo', [fifo]);
+    execFileSync('truncate', ['-s', String(2 ** 30 + 1), sparse]);  // no block written
+    const hang = (what) => new Promise((ok) => setTimeout(() => ok(new Error(`${what}: no answer in 5 s`)), 5000).unref());
+    const cases = [[fifo, 'is not a regular file'], [dir, 'is not a regular file'], ['/dev/zero', 'is not a regular file'],
+      [sparse, 'is 1073741825 bytes; files above 1073741824 bytes (1 GiB) are refused']];
+    for (const [path, why] of cases) {
+      const error = await Promise.race([Translator.load(path).then(() => null, (e) => e), hang(path)]);
+      expect(error, path).toBeInstanceOf(LoadError);
+      expect(error.message).toBe(`${path} ${why}`);
+      // The npm CLI: one line, exit 1. (The generous limit is for node's start-up on a busy machine.)
+      const r = spawnSync('node', [`${ROOT}dist/cli.js`, 'translate', '--model', path, 'A dog.'], { encoding: 'utf8', timeout: 20_000 });
+      expect(r.status, path).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`crossattn: cannot load model '${path}': ${path} ${why}\n`);
+    }
+    // Eight loads of the FIFO at once leave the file-I/O threads free: a file is still read.
+    const loads = await Promise.all(Array.from({ length: 8 }, () => Translator.load(fifo).then(() => null, (e) => e)));
+    expect(loads.every((e) => e instanceof LoadError)).toBe(true);
+    const read = await Promise.race([readFile(INT8_MODEL), hang('readFile')]);
+    expect(read).toBeInstanceOf(Buffer);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a model file with one damaged weight byte is a ModelFormatError (its checksum), in the library and the CLI', async () => {
   const bytes = readFileSync(INT8_MODEL);
   bytes[Math.floor(bytes.length * 0.6)] ^= 0x10;
@@ -45,6 +78,17 @@ test('a model file with one damaged weight byte is a ModelFormatError (its check
   expect(r.status).toBe(1);
   expect(r.stdout).toBe('');
   expect(r.stderr).toMatch(/the file is damaged/);
+});
+
+// docs/model-format.md, "Checksum": the checksum guards against accidental damage, and is optional;
+// a damaged byte in its key's name leaves a file without one, which loads unchecked.
+test('a file whose checksum key is renamed loads unchecked: a damaged weight then goes unseen', async () => {
+  const bytes = readFileSync(INT8_MODEL);
+  bytes[bytes.indexOf('"checksum"') + 8] = 'M'.charCodeAt(0);  // "checksuM"
+  bytes[Math.floor(bytes.length * 0.6)] ^= 0x10;               // the weight byte the test above damages
+  const t = await Translator.load(bytes);
+  expect((await t.translate('A dog.', { attention: false })).text.length).toBeGreaterThan(0);
+  t.dispose();
 });
 
 test('a model downloads into the engine alike with its length announced, with a compressed length, and with none', async () => {
