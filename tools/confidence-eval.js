@@ -24,7 +24,7 @@ const THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6];
 const models = new URL('../models/', import.meta.url).pathname;
 const catalog = parseCatalog(readFileSync(`${models}catalog.json`, 'utf8'), models);
 const side = (lang) => [`${values.data}/${values.set}.${lang}`, `${values.data}/${values.set}.${lang}.gz`].find(existsSync);
-const fixed = (x, digits = 2) => x.toFixed(digits);
+const fixed = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');  // – for the mean of no sentence
 const mean = (v) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
 
 console.log(`Set \`${values.set}\`; greedy decoding with each direction's catalog model; chrF per sentence ` +

@@ -1,14 +1,25 @@
 // The translation as the page shows it: the text, with each sentence and each word marked by how
-// sure the model was of it (Translation.confidence, Translation.wordConfidence). A sentence below
-// SENTENCE_THRESHOLD is flagged as likely wrong (docs/confidence.md: on Tatoeba test such sentences
-// score about half the chrF of the others); a word below WORD_THRESHOLD is underlined. The text
-// content is exactly joinParagraphs of the sentences' texts, so copying it copies the translation.
+// sure the model was of it (Translation.confidence, Translation.wordConfidence), and a legend for
+// the marks. A sentence below SENTENCE_THRESHOLD gets a tinted background; a word below
+// WORD_THRESHOLD a dotted box (not an underline: it is no spelling mark). A marked word can be
+// focused by tap, click or keyboard, and the legend's status line then gives its probability. The
+// text content is exactly joinParagraphs of the sentences' texts, so copying it copies the translation.
 
-export const SENTENCE_THRESHOLD = 0.4;
-// Not measured (no word-level gold here): a word the model gave less than one chance in five.
-export const WORD_THRESHOLD = 0.2;
+// Both thresholds were chosen by Youden's J on the first halves of FLORES dev (both directions of the
+// catalog's models), against synthetic errors injected into the references and scored by forced
+// decoding (0.1 and 0.00033), then carried over to the page's own probabilities, which the lexical
+// shortlist raises; docs/confidence.md has the tables (2026-11-27), printed by
+//   node tools/confidence-auc.js
+export const SENTENCE_THRESHOLD = 0.12;
+export const WORD_THRESHOLD = 0.0021;
 
-const percent = (p) => `${Math.round(100 * p)}%`;
+/** A probability in words: "23%", "0.21%", "0.022%", "less than 0.0001%". */
+export function formatProbability(p) {
+  const percent = 100 * p;
+  if (percent >= 1) return `${Math.round(percent)}%`;
+  if (percent >= 1e-4) return `${Number(percent.toPrecision(2))}%`;
+  return 'less than 0.0001%';
+}
 
 /** A sentence as a span of word spans and the whitespace between them, marked by confidence. */
 function sentenceSpan(result) {
@@ -17,7 +28,7 @@ function sentenceSpan(result) {
   span.dataset.confidence = result.confidence.toFixed(3);
   if (result.confidence < SENTENCE_THRESHOLD) {
     span.classList.add('doubtful');
-    span.title = `The model is unsure of this sentence (confidence ${percent(result.confidence)}): it may be wrong.`;
+    span.title = `The model is unsure of this sentence (confidence ${formatProbability(result.confidence)}): it may be wrong.`;
   }
   let word = 0;
   for (const part of result.text.split(/(\s+)/)) {
@@ -31,18 +42,60 @@ function sentenceSpan(result) {
     w.textContent = part;
     if (p < WORD_THRESHOLD) {
       w.className = 'unsure';
-      w.title = `The model gave this word a probability of ${percent(p)}.`;
+      w.tabIndex = 0;  // focusable by tap and keyboard: the legend's status line explains it
+      w.dataset.probability = p.toPrecision(3);
+      w.setAttribute('aria-describedby', 'confidence-detail');
     }
     span.append(w);
   }
   return span;
 }
 
+/** The legend's status line for the marked word `word` (a span.unsure). */
+function explainWord(legend, word) {
+  const detail = legend.querySelector('.confidence-detail');
+  detail.textContent = `“${word.textContent}”: the model gave this word a probability of ` +
+    `${formatProbability(Number(word.dataset.probability))} (marked below ${formatProbability(WORD_THRESHOLD)}).`;
+}
+
+/** The legend: a sample of each mark and what it means, and a status line for the word in focus. */
+function fillLegend(legend, output) {
+  const key = (sampleClass, sample, text) => {
+    const item = document.createElement('span');
+    item.className = 'legend-key';
+    const mark = document.createElement('span');
+    mark.className = `sample ${sampleClass}`;
+    mark.textContent = sample;
+    item.append(mark, ` ${text}`);
+    return item;
+  };
+  const detail = document.createElement('span');
+  detail.className = 'confidence-detail';
+  detail.id = 'confidence-detail';
+  detail.setAttribute('role', 'status');
+  detail.textContent = 'Tap or focus a boxed word to see its probability.';
+  legend.replaceChildren(
+    key('doubtful', 'Sentence', `the model is unsure of this sentence (confidence below ${formatProbability(SENTENCE_THRESHOLD)}): it may be wrong`),
+    key('unsure', 'word', `a word the model found unlikely (probability below ${formatProbability(WORD_THRESHOLD)})`),
+    detail);
+  if (!legend.dataset.wired) {
+    legend.dataset.wired = 'true';
+    const show = (event) => {
+      const word = event.target.closest?.('.unsure');
+      if (word && output.contains(word)) explainWord(legend, word);
+    };
+    output.addEventListener('focusin', show);
+    output.addEventListener('click', show);
+  }
+}
+
 /**
  * Fills `output` with the translations `results` (one per sentence, flat) laid out as `paragraphs`
- * (splitParagraphs of the source). Returns the number of sentences flagged as likely wrong.
+ * (splitParagraphs of the source), and `legend`, when given, with the meaning of the marks: shown
+ * when there is a mark to explain, hidden otherwise. Returns the number of sentences flagged as
+ * likely wrong.
  */
-export function renderTranslation(output, paragraphs, results) {
+export function renderTranslation(output, paragraphs, results, legend = null) {
   let next = 0, doubtful = 0;
   const nodes = [];
   paragraphs.forEach((sentences, p) => {
@@ -55,5 +108,9 @@ export function renderTranslation(output, paragraphs, results) {
     });
   });
   output.replaceChildren(...nodes);
+  if (legend) {
+    fillLegend(legend, output);
+    legend.hidden = !output.querySelector('.doubtful, .unsure');
+  }
   return doubtful;
 }
