@@ -5,6 +5,8 @@
 // alignment, every layer and head, and the explain view. Latency first: the translation streams in
 // token by token, and each keystroke cancels the translation in flight, so the workers only ever
 // work on the latest text. The model, the decoding choice and the opened models are remembered.
+// A model that does not load (offline and never downloaded, say: offline.js) puts the page back to
+// the model and text of before the choice, says why, and offers Retry.
 import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
@@ -13,6 +15,8 @@ import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 import { renderOpenedList, wireOpenControls } from './open-controls.js';
+import { hideCredit, hideLoading, showCredit, showLoading, showProgress } from './model-loading.js';
+import { goOfflineCapable, offlineReason, refreshWhenKept, renderOffline, wireKeepOffline } from './offline.js';
 import { keepOpened, listOpened, modelId, readOpened, removeOpened } from './opened-models.js';
 
 // The catalog names the int8 model of each direction: the same BLEU as fp32, half the download,
@@ -58,9 +62,12 @@ let current = null;  // the sentence whose attention is shown
 let inFlight = null; // AbortController of the translation in flight
 const N_BEST = 3;    // hypotheses listed with beam search
 
-function showError(message) {
+let retry = null;  // what the Retry button beside an error does, when it has one
+function showError(message, onRetry = null) {
   $('error').hidden = !message;
   $('error').textContent = message ?? '';
+  retry = message ? onRetry : null;
+  $('retry').hidden = !retry;
 }
 
 function fillSelect(select, options) {
@@ -156,7 +163,10 @@ function showHypotheses() {
   }));
 }
 
-async function translate() {
+// Translates the text in the box with the model in use. `notice` ({message, retry}): an error that
+// stays shown once the translation is done (a model choice that failed); any other translation
+// clears the error.
+async function translate(notice = null) {
   inFlight?.abort();
   if (!translator) return;  // a model is loading; it translates the text once it is ready
   const { config } = translator, { direction, model } = document.body.dataset;
@@ -167,7 +177,7 @@ async function translate() {
   const beamSize = Number($('beam-size').value);
   const partial = parts.map(() => '');  // settled text of each sentence while streaming
   $('target').classList.add('streaming');
-  $('confidence-warning').hidden = true;  // it spoke of the previous text
+  $('confidence-warning').hidden = $('confidence-legend').hidden = true;  // they spoke of the previous text
   try {
     const start = performance.now();
     const results = await translator.translateBatch(parts, {
@@ -180,8 +190,8 @@ async function translate() {
     });
     const ms = performance.now() - start;
     sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, model, config }));
-    showError(null);
-    const doubtful = renderTranslation($('target'), paragraphs, results);
+    showError(notice?.message, notice?.retry);
+    const doubtful = renderTranslation($('target'), paragraphs, results, $('confidence-legend'));
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
     const workers = Math.min(parts.length, translator.size);
     $('meta').textContent = tokens
@@ -205,20 +215,27 @@ async function translate() {
     if (controller !== inFlight) return;
     // Say what went wrong, and show nothing of an earlier text's translation beside it.
     showError(errorMessage(e));
-    sentences = [];
-    current = null;
-    $('target').textContent = '';
-    $('meta').textContent = '';
-    $('confidence-warning').hidden = true;
-    $('sentence-control').hidden = true;
-    showHypotheses();
-    render();
+    clearTranslation();
   } finally {
     if (controller === inFlight) {
       inFlight = null;
       $('target').classList.remove('streaming');
     }
   }
+}
+
+// Shows nothing of a translation: its text, meta line, warning, hypotheses and attention views.
+function clearTranslation() {
+  sentences = [];
+  current = null;
+  $('target').textContent = '';
+  $('meta').textContent = '';
+  $('confidence-warning').hidden = $('confidence-legend').hidden = true;
+  $('sentence-control').hidden = true;
+  showHypotheses();
+  render();
+  $('heatmap').replaceChildren();
+  for (const key of Object.keys($('heatmap').dataset)) delete $('heatmap').dataset[key];
 }
 
 // A sentence a person can act on, for each typed error the page can meet.
@@ -232,14 +249,10 @@ function newWorkers() {
   return Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
 }
 
-function showProgress(loaded, total) {
-  $('progress').value = total ? loaded / total : 0;
-  $('progress-text').textContent = `${(loaded / 1e6).toFixed(1)} MB`;
-}
-
 function loadPool(entry) {
   if (!pools.has(entry.id)) {
-    $('load').hidden = false;
+    showLoading(entry.opened ? entry.opened.info.name : entry.model.split('/').pop().replace(/\.crossattn$/, ''),
+                entry.opened?.size ?? entry.size);
     const pool = (async () => {
       const model = entry.opened ? await readOpened(entry.id) : entry.model;  // an opened model: from its cache
       return WorkerPool.load(newWorkers(), model, { threads: THREADS, onProgress: showProgress });
@@ -265,32 +278,9 @@ function fillDirections() {
                                         size: m.opened.size, from: m.opened.from })), removeModel);
 }
 
-// What a file's converted_from says (bindings/src/convert/model-file.ts, Provenance), in words.
-const CONVERTED_FROM = {
-  'huggingface-marian': 'a Hugging Face MarianMT model', 'transformers.js': 'a transformers.js model', marian: 'a Marian model',
-};
-
-// The footer: the model's name (a link to its card, when it has one), where it came from and its
-// licence, read from the file's metadata (Translator.info), else from the catalog.
-function showCredit(entry, info) {
-  $('model-card').textContent = info.name;
-  if (entry.card) $('model-card').href = entry.card;
-  else $('model-card').removeAttribute('href');
-  const source = info.source ?? entry.source, license = info.license ?? entry.license;
-  $('model-provenance').textContent = source || license
-    ? ` — ${[source, license].filter(Boolean).join(', ')}` : ' — its file does not say where it came from or under which licence';
-  const from = CONVERTED_FROM[info.convertedFrom] ?? info.convertedFrom;
-  const converted = info.convertedFrom ? `Converted from ${from}${info.converter ? ` by ${info.converter}` : ''}.` : '';
-  $('model-attribution').textContent = [info.attribution, converted].filter(Boolean).join(' ');
-  $('model-attribution').hidden = !$('model-attribution').textContent;
-}
-
-// Switches to a model (the catalog's or an opened one): loads (or reuses) its worker pool, sets up
-// the controls that depend on the model, and translates the current text.
-async function useModel(id) {
-  inFlight?.abort();
-  translator = null;
-  const entry = models.find((m) => m.id === id) ?? models[0];
+// Shows `entry` as the chosen model: the direction choice (remembered), the languages' names and
+// the swap button.
+function showDirection(entry) {
   active = entry;
   $('direction').value = entry.id;
   localStorage.setItem(DIRECTION_KEY, entry.id);
@@ -300,17 +290,27 @@ async function useModel(id) {
   $('source').lang = entry.sourceLang;
   $('target').lang = entry.targetLang;
   $('swap').disabled = !reverseOf(entry);
-  $('model-name').textContent = entry.opened ? entry.opened.info.name : entry.model.split('/').pop();
-  let pool;
+}
+
+// Switches to a model (the catalog's or an opened one): loads (or reuses) its worker pool, sets up
+// the controls that depend on the model, and translates the current text. `previous` ({entry,
+// text}: the model chosen before and the text then in the box) is where a model that does not load
+// goes back to (loadFailed); `notice` ({message, retry}) an error that stays shown (translate's).
+async function useModel(id, { previous = null, notice = null } = {}) {
+  inFlight?.abort();
+  translator = null;
+  const entry = models.find((m) => m.id === id) ?? models[0];
+  showDirection(entry);
+  hideCredit();
+  let pool = null, failure = null;
   try {
     pool = await loadPool(entry);
   } catch (e) {
-    showError(`Cannot load the model: ${e.message}`);
-    return;
-  } finally {
-    if ($('direction').value === entry.id) $('load').hidden = true;
+    failure = e;
   }
   if ($('direction').value !== entry.id) return;  // the user chose another model meanwhile
+  hideLoading();
+  if (failure) return loadFailed(entry, failure, previous);
   translator = pool;
   const c = translator.config;
   showCredit(entry, translator.info);
@@ -324,8 +324,29 @@ async function useModel(id) {
       '(averaged over heads)';
   document.body.dataset.direction = pairOf(entry);
   document.body.dataset.model = entry.id;
-  await translate();
+  refreshWhenKept(entry, catalogModels(), entryName);  // the offline line, once the service worker keeps it
+  await translate(notice);
 }
+
+// A model that did not load: the error in words (offline.js words a model never downloaded for
+// offline use), with a Retry button that makes the same choice again. Nothing of the text's stale
+// translation stays; the page goes back to the model and the text of before the choice (`previous`),
+// translated again, if there was one.
+async function loadFailed(entry, error, previous) {
+  const message = `Cannot load the model: ${await offlineReason(entry, error, entryName(entry)) ?? error.message}`;
+  clearTranslation();
+  if (!previous || previous.entry === entry) {
+    showError(message, () => useModel(entry.id));
+    return;
+  }
+  const retry = () => changeModel(entry.id);
+  showError(message, retry);
+  $('source').value = previous.text;
+  await useModel(previous.entry.id, { notice: { message, retry } });
+}
+
+const catalogModels = () => models.filter((m) => !m.opened);
+const entryName = (entry) => pairName(entry.sourceLang, entry.targetLang);
 
 // A model of the opposite direction: one already loaded, else the catalog's, else an opened one.
 function reverseOf(entry) {
@@ -339,6 +360,7 @@ function reverseOf(entry) {
 // names the language); another model of the same direction keeps the text.
 function changeModel(nextId) {
   const now = active;
+  const previous = now && { entry: now, text: $('source').value };
   const next = models.find((m) => m.id === nextId) ?? models[0];
   if (now && next.sourceLang === now.targetLang && next.targetLang === now.sourceLang) {
     const translation = $('target').textContent.trim();
@@ -347,7 +369,7 @@ function changeModel(nextId) {
     $('source').value = EXAMPLES[next.sourceLang] ?? '';
   }
   $('target').textContent = '';
-  return useModel(next.id);
+  return useModel(next.id, { previous });
 }
 
 // The reverse direction, with the translation as the new text to translate.
@@ -415,31 +437,8 @@ async function removeModel(id) {
   }
 }
 
-// Offline after the first visit (sw.js): once the service worker controls the page, every later
-// request (catalog, model, wasm, worker scripts) passes through it and is cached; the ones made
-// before are sent to it to cache. Without service workers (or when registration fails) the page
-// works as before, online.
-async function goOfflineCapable() {
-  if (!('serviceWorker' in navigator)) return;
-  try {
-    await navigator.serviceWorker.register(new URL('./sw.js', import.meta.url));
-    if (!navigator.serviceWorker.controller) {  // the first visit: wait (briefly) for it to take over
-      await Promise.race([
-        new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true })),
-        new Promise((resolve) => setTimeout(resolve, 3000)),
-      ]);
-    }
-    if (!navigator.serviceWorker.controller) return;
-    const urls = [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)];
-    navigator.serviceWorker.controller.postMessage({ type: 'cache', urls });
-  } catch (e) {
-    console.warn(`no offline cache: ${e.message}`);
-  }
-}
-
-
 async function main() {
-  await goOfflineCapable();
+  await goOfflineCapable();  // offline.js
   let catalog;
   try {
     const response = await fetch(CATALOG_URL);
@@ -456,6 +455,9 @@ async function main() {
   fillDirections();
   $('direction').addEventListener('change', () => changeModel($('direction').value));
   $('swap').addEventListener('click', swap);
+  $('retry').addEventListener('click', () => retry?.());
+  wireKeepOffline(catalogModels(), entryName);
+  renderOffline(catalogModels(), entryName);
   $('layer').addEventListener('change', renderHeatmap);
   $('head').addEventListener('change', renderHeatmap);
   $('sentence').addEventListener('change', selectSentence);

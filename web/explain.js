@@ -65,7 +65,9 @@ function residualTable(result) {
       'If |u| were tiny next to |x|, the decoder would ignore the source; if u dominated x, or pointed the same way (cosine near 1), ',
       'the state after the block would mostly be encoder values passed through. The numbers below say which it is in each layer.'),
     h('ul', { class: 'residual-summary' }, summary),
-    h('table', { class: 'residual' }, h('thead', {}, head), h('tbody', {}, rows)),
+    // A Tab stop: on a phone the table scrolls sideways, and the arrow keys scroll it (axe-core: scrollable-region-focusable).
+    h('table', { class: 'residual', tabindex: '0', 'aria-label': 'norms and cosine per decoder layer and target token' },
+      h('thead', {}, head), h('tbody', {}, rows)),
   ];
 }
 

@@ -51,6 +51,11 @@ export function drawHeatmap(container, weights, sourceTokens, targetTokens, tool
   drawLegend(svg, labelWidth + CELL * sourceTokens.length + 16, labelHeight, CELL * Math.min(targetTokens.length, 6));
   svg.setAttribute('width', width + 70);
   container.replaceChildren(svg);
+  // A wide heatmap scrolls sideways inside its panel: the container is a Tab stop, so that the arrow
+  // keys scroll it (WCAG 2.1.1; axe-core's rule scrollable-region-focusable).
+  container.tabIndex = 0;
+  container.setAttribute('role', 'region');
+  container.setAttribute('aria-label', 'cross-attention heatmap, scrollable');
 }
 
 // A vertical colour bar from weight 0 (top) to 1 (bottom), on the same square-root scale as the cells.

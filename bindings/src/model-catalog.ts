@@ -27,6 +27,14 @@ export interface CatalogEntry {
    */
   source?: string;
   license?: string;
+  /** The model file's size in bytes and its SHA-256 (64 lowercase hex digits), which `crossattn download` checks. */
+  size?: number;
+  sha256?: string;
+  /**
+   * True when the model was trained on data licensed for research only: it is never published as an
+   * npm package, and `crossattn download` fetches it only with --accept-license.
+   */
+  researchOnly?: boolean;
 }
 
 function resolve(name: string, base: string): string {
@@ -38,12 +46,27 @@ function field(d: Record<string, unknown>, key: string): string {
   return d[key] as string;
 }
 
+/** The optional checks of an entry: "size" (bytes, a positive integer), "sha256" (hex) and "research_only" (a boolean). */
+function checks(d: Record<string, unknown>): Pick<CatalogEntry, 'size' | 'sha256' | 'researchOnly'> {
+  const bad = (key: string, what: string): never => {
+    throw new Error(`invalid model catalog: "${key}" of ${String(d.source_lang)}→${String(d.target_lang)} must be ${what}`);
+  };
+  if (d.size !== undefined && !(Number.isSafeInteger(d.size) && (d.size as number) > 0)) bad('size', 'a positive integer');
+  if (d.sha256 !== undefined && !(typeof d.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(d.sha256))) bad('sha256', '64 hex digits');
+  if (d.research_only !== undefined && typeof d.research_only !== 'boolean') bad('research_only', 'true or false');
+  return {
+    ...(d.size !== undefined ? { size: d.size as number } : {}),
+    ...(d.sha256 !== undefined ? { sha256: (d.sha256 as string).toLowerCase() } : {}),
+    ...(d.research_only !== undefined ? { researchOnly: d.research_only as boolean } : {}),
+  };
+}
+
 /**
  * The directions of a catalog (the text of a catalog.json), in its order. `base` is where the
  * catalog lies: a folder path (Node) or a URL (browser), against which file names are resolved.
  * Language codes are taken as they are (any BCP-47 tag, compared as strings by modelFor).
  * @throws Error if the text is not JSON or not a catalog ({"directions": [{source_lang,
- *   target_lang, model, card?, package?, source?, license?}, ...]}).
+ *   target_lang, model, card?, package?, source?, license?, sha256?, size?, research_only?}, ...]}).
  */
 export function parseCatalog(text: string, base: string): CatalogEntry[] {
   const directions = (JSON.parse(text) as { directions?: unknown }).directions;
@@ -56,6 +79,7 @@ export function parseCatalog(text: string, base: string): CatalogEntry[] {
     ...(typeof d.package === 'string' ? { package: d.package } : {}),
     ...(typeof d.source === 'string' ? { source: d.source } : {}),
     ...(typeof d.license === 'string' ? { license: d.license } : {}),
+    ...checks(d),
   }));
 }
 

@@ -26,3 +26,17 @@ export async function waitForCachedModels(page, count) {
     return (await cache?.keys() ?? []).filter((r) => r.url.endsWith('.crossattn')).length >= n;
   }), count, { timeout: 60_000 });
 }
+
+/**
+ * A fresh browser context (its own caches and storage) with the page at `url` loaded and its first
+ * translation shown. `errors` collects the page's uncaught errors.
+ */
+export async function openPage(browser, url, contextOptions = { viewport: { width: 1200, height: 900 } }) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  return { context, page, errors };
+}

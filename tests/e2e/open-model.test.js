@@ -12,7 +12,7 @@ import { serve } from '../../web/serve.js';
 import { convertFile } from '../../dist/convert/index.js';
 import { relabelModel } from '../js/model-fixture.js';
 import { HF, ensureFixtures } from '../js/opus-mt-fixtures.js';
-import { launchChromium, translateOn } from './browser.js';
+import { launchChromium, openPage, translateOn } from './browser.js';
 
 const BUILD = new URL('../../build/e2e/', import.meta.url);
 const NAME = 'fixture-opus-mt-en-de';
@@ -37,17 +37,6 @@ afterAll(async () => {
   server?.close();
 });
 
-/** A fresh browser context (its own caches and storage) with the page loaded and its first translation shown. */
-async function freshPage() {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
-  return { context, page, errors };
-}
-
 /** Waits until the page uses an opened model, and returns its id. */
 async function openedModelInUse(page) {
   await page.waitForFunction(() => document.body.dataset.model?.startsWith('opened-') &&
@@ -62,7 +51,7 @@ function cachedModels(page, name) {
 }
 
 test('a model opened from a file translates with every view, names its source and licence, and stays after an offline reload', async () => {
-  const { context, page, errors } = await freshPage();
+  const { context, page, errors } = await openPage(browser, url);
   await page.setInputFiles('#model-file', fixture);
   const id = await openedModelInUse(page);
 
@@ -130,7 +119,7 @@ test('a model opened from a file translates with every view, names its source an
 });
 
 test('the remove control deletes an opened model and its cached copies, the page going on with the catalog model; a dropped file opens too', async () => {
-  const { context, page, errors } = await freshPage();
+  const { context, page, errors } = await openPage(browser, url);
   // Opened from a URL this time: the service worker caches that download too.
   const modelUrl = new URL('/models/tatoeba-en-de/tatoeba-en-de.int8.crossattn', url).href;
   await page.fill('#model-url', modelUrl);
