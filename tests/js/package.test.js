@@ -1,10 +1,14 @@
 // The npm packages as a user gets them: `npm pack` the core package and the catalog's en→de model
-// package (the README's import), install both tarballs in an empty project, translate there from Node
-// and from the CLI, and convert a model of each format another engine uses with its CLI. Also the rules the packages keep: the core at most 2 MB and free of models, a
-// model trained on research-only data never publishable, and the README naming only packages this
-// repository makes.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// package, install both in an empty project with the README's command (`npm install --install-links
+// --ignore-scripts CLONE CLONE/models/general-en-de`), translate there from Node and from the CLI, download
+// the de→en model with `crossattn download` from a catalog a local HTTP server serves, and convert a
+// model of each format another engine uses with its CLI. Also the rules the packages keep: the core at
+// most 2 MB and free of models, a model trained on research-only data never publishable and marked
+// research-only in the catalog, and the README naming only packages this repository makes.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -33,8 +37,9 @@ beforeAll(() => {
   const project = join(work, 'project');
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, core.filename), join(work, model.filename)],
-               { cwd: project, encoding: 'utf8' });
+  const install = (...args) => execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args],
+                                            { cwd: project, encoding: 'utf8' });
+  install('--install-links', '--ignore-scripts', ROOT, `${ROOT}models/general-en-de`);  // the README's command
 });
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -55,6 +60,11 @@ test('a model trained on research-only data is private; every model package hold
     const card = readFileSync(`${ROOT}${dir}/README.md`, 'utf8');
     for (const name of meta.research_only_data) expect(card).toContain(name);
   }
+  const catalog = JSON.parse(readFileSync(`${ROOT}models/catalog.json`, 'utf8'));
+  for (const d of catalog.directions) {
+    const meta = modelPackages.find((p) => p.json.name === d.package).json.crossattn;
+    expect(d.research_only === true, `${d.package}: the catalog's research_only`).toBe(meta.research_only_data.length > 0);
+  }
   expect(model.files.map((f) => f.path).sort()).toEqual(['README.md', 'general-en-de.int8.crossattn', 'package.json']);
 });
 
@@ -69,7 +79,7 @@ test('the catalog and the README name only model packages of this repository', (
   for (const n of named) expect(names).toContain(n);
 });
 
-test('installed from the tarballs: translates in Node with the import the README shows', () => {
+test('installed: translates in Node with the import the README shows', () => {
   const script = `import { Translator } from 'crossattn';
     const t = await Translator.load(new URL(import.meta.resolve('crossattn-general-en-de')));
     const r = await t.translate('Where is the station?');
@@ -79,17 +89,67 @@ test('installed from the tarballs: translates in Node with the import the README
   expect(text).toMatch(/\b(Bahnhof|wo)\b/i);
 });
 
-test('installed from the tarballs: the CLI finds the installed model, and names the package of a missing one', () => {
+test('installed: the CLI finds the installed model, and names the package of a missing one', () => {
   const bin = join(work, 'project', 'node_modules', '.bin', 'crossattn');
   const ok = spawnSync(bin, ['translate', '--from', 'en', '--to', 'de', 'Where is the station?'], { encoding: 'utf8' });
   expect(ok.status, ok.stderr).toBe(0);
   expect(ok.stdout).toMatch(/\b(Bahnhof|wo)\b/i);
   const missing = spawnSync(bin, ['translate', '--from', 'de', '--to', 'en', 'Wo ist der Bahnhof?'], { encoding: 'utf8' });
   expect(missing.status).toBe(1);
-  expect(missing.stderr.trim()).toBe('crossattn: no de→en model is installed: npm install crossattn-general-de-en, or pass --model FILE');
+  expect(missing.stderr.trim()).toBe('crossattn: no de→en model is installed: install the package crossattn-general-de-en ' +
+    '(README: "Installing a model"), download it with crossattn download --from de --to en --catalog URL, or pass --model FILE');
+  expect(readFileSync(`${ROOT}README.md`, 'utf8')).toContain('## Installing a model');
+  expect(existsSync(join(work, 'project', 'node_modules', 'crossattn-general-en-de', 'general-en-de.int8.crossattn'))).toBe(true);
 });
 
-test('installed from the tarballs: npx crossattn convert reads all three formats, and the files translate', () => {
+/** The exit status and output of `npx crossattn ARGS` in the project, run without blocking this process's server. */
+async function npx(...args) {
+  const child = spawn('npx', ['crossattn', ...args], { cwd: join(work, 'project') });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const [status] = await once(child, 'close');
+  return { status, stdout, stderr };
+}
+
+test('installed: crossattn download fetches the served catalog\'s de→en model where translate finds it', async () => {
+  // The repository's models/ folder served as a site serves it (npm run build:site): its catalog's hashes are the files'.
+  const escape = Buffer.from('not a model, only bytes a catalog lists');
+  const hash = (await import('node:crypto')).createHash('sha256').update(escape).digest('hex');
+  const server = createServer((req, res) => {
+    if (req.url === '/other/catalog.json') {  // a direction the package's catalog lacks, its file name climbing out
+      return res.end(JSON.stringify({ directions: [{ source_lang: 'fr', target_lang: 'en', model: 'x%2F..%2F..%2F..%2Fescape.crossattn',
+        sha256: hash, size: escape.length }] }));
+    }
+    if (req.url === '/other/x%2F..%2F..%2F..%2Fescape.crossattn') return res.end(escape);
+    const path = `${ROOT}${decodeURIComponent(req.url).replace(/^\/+/, '')}`;
+    if (!req.url.startsWith('/models/') || req.url.includes('..') || !existsSync(path)) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-length': readFileSync(path).length }).end(readFileSync(path));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const refused = await npx('download', '--from', 'de', '--to', 'en', '--catalog', `${base}/models/catalog.json`);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^crossattn download: general-de-en was trained on data licensed for research use only .*--accept-license/);
+    const got = await npx('download', 'general-de-en', '--catalog', `${base}/models/catalog.json`, '--accept-license');
+    expect(got.status, got.stderr).toBe(0);
+    const file = join(work, 'project', 'node_modules', 'crossattn', 'models', 'general-de-en', 'general-de-en.int8.crossattn');
+    expect(got.stdout).toBe(`wrote ${file} (general-de-en, de→en, 15.1 MB, research use (its data's licences: see the card), research only; SHA-256 checked)\n`);
+    expect(readFileSync(file).equals(readFileSync(`${ROOT}models/general-de-en/general-de-en.int8.crossattn`))).toBe(true);
+    const translated = await npx('translate', '--from', 'de', '--to', 'en', 'Wo ist der Bahnhof?');
+    expect(translated.status, translated.stderr).toBe(0);
+    expect(translated.stdout).toMatch(/\bstation\b/i);
+    const other = await npx('download', '--from', 'fr', '--to', 'en', '--catalog', `${base}/other/catalog.json`);
+    expect(other.status, other.stderr).toBe(0);
+    expect(other.stdout).toContain(join(work, 'project', 'node_modules', 'crossattn', 'models', 'escape.crossattn'));
+  } finally {
+    server.close();
+  }
+});
+
+test('installed: npx crossattn convert reads all three formats, and the files translate', () => {
   ensureFixtures();  // tools/opus-mt-fixtures.py: a Hugging Face folder and a transformers.js folder of one model
   const marian = execFileSync('bash', [`${ROOT}tests/js/fixtures/marian-models.sh`], { encoding: 'utf8' }).trim();
   const project = join(work, 'project');
