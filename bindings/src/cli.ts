@@ -3,6 +3,7 @@
  * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [SEARCH AND LENGTH OPTIONS] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE | --one-direction] [ALIGNMENT OPTIONS]
  * crossattn convert INPUT -o OUTPUT.crossattn [...]   (convert/command.ts: an OPUS-MT or Marian model to a .crossattn file)
+ * crossattn download [NAME | --from L --to L] --catalog URL   (download.ts: a model a served catalog lists, checked)
  *
  * The search, length and alignment options are the engine's option table (cpp/options.h,
  * optionSpecs()) as flags: --beam-size N, --sample --top-p P --seed N, --layers L,.., --method M,
@@ -38,7 +39,7 @@
  * model is looked up in the npm package the catalog names (e.g. crossattn-tatoeba-en-de).
  *
  * --help prints the usage on stdout, --version the package version (exit 0). Options are parsed by
- * node:util parseArgs; an unknown option or a bad value is one clear error on stderr with exit 2,
+ * node:util parseArgs; an unknown option, a bad value or a misplaced argument is one line on stderr with exit 2,
  * before any model loads; options that contradict each other (--n-best above --beam-size) are
  * refused by the engine with exit 2 once the model has loaded, before any line is translated.
  */
@@ -46,8 +47,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { pharaoh, type AlignmentOptions } from './alignment.js';
+import { parseStrictly, type ArgOptions } from './cli-args.js';
 import { argumentText, linesOf, streamLines, wholeStdin, type InputText } from './cli-input.js';
 import { CrossattnError, InvalidInputError } from './errors.js';
 import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
@@ -60,6 +61,7 @@ const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
 const COMMANDS = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [OPTIONS] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE | --one-direction] [OPTIONS]
        crossattn convert INPUT -o OUTPUT.crossattn [--name NAME] [--from L --to L]   (crossattn convert --help)
+       crossattn download [NAME | --from L --to L] --catalog URL [-o FILE]   (crossattn download --help)
        crossattn --version | --help
 
 translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1);
@@ -134,16 +136,13 @@ function valueOf(spec: OptionSpec, text: string): number | string | number[] {
   return text.trim() !== '' && Number.isFinite(n) && inRange(n) ? n : bad(`a number${range}`);
 }
 
+/** A command line that cannot be run: one line on stderr that points to --help, exit 2. */
+const usageError = (message: string): never => fail(`${message}; see crossattn --help`, 2);
+
 function parse(args: string[], specs: OptionSpec[]): Options {
   const table = Object.fromEntries(specs.filter((o) => commandOf(o) !== null)
     .map((o) => [flagOf(o), { type: o.type === 'bool' ? 'boolean' : 'string' } as const]));
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { ...FIXED, ...table }, allowPositionals: true, strict: true });
-  } catch (e) {
-    fail(`${e instanceof Error ? e.message : String(e)}\n${COMMANDS}`, 2);
-  }
-  const { values: v, positionals } = parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  const { values: v, positionals } = parseStrictly<ArgOptions>(args, { ...FIXED, ...table }, usageError);  // cli-args.ts
   if (v.help) {
     process.stdout.write(usage(specs) + '\n');
     process.exit(0);
@@ -153,13 +152,13 @@ function parse(args: string[], specs: OptionSpec[]): Options {
     process.exit(0);
   }
   const [command, ...rest] = positionals;
-  if (command !== 'translate' && command !== 'align') fail(command ? `unknown command '${command}'\n${COMMANDS}` : COMMANDS, 2);
+  if (command !== 'translate' && command !== 'align') return command ? usageError(`unknown command '${command}'`) : fail(COMMANDS, 2);
   const other = command === 'translate' ? 'align' : 'translate';
   const foreign = [...(other === 'align' ? FIXED_ALIGN : FIXED_TRANSLATE), ...specs.filter((o) => commandOf(o) === other).map(flagOf)];
   for (const name of foreign) {
-    if (v[name] !== undefined) fail(`--${name} is not an option of ${command}\n${COMMANDS}`, 2);
+    if (v[name] !== undefined) usageError(`--${name} is not an option of ${command}`);
   }
-  if (rest.length > (command === 'translate' ? 1 : 0)) fail(`unexpected argument '${rest.at(-1)}'\n${COMMANDS}`, 2);
+  if (rest.length > (command === 'translate' ? 1 : 0)) usageError(`unexpected argument '${rest.at(-1)}'`);
   // The table's options as the engine takes them, by JavaScript name.
   const search: Record<string, unknown> = {}, alignment: Record<string, unknown> = {};
   for (const o of specs) {
@@ -172,14 +171,14 @@ function parse(args: string[], specs: OptionSpec[]): Options {
     command, model: str('model'), from: str('from'), to: str('to'), json: v.json === true, html: v.html === true,
     text: rest[0], src: str('src'), tgt: str('tgt'), search: search as SearchOptions, alignment: alignment as AlignmentOptions,
   };
-  if (command === 'align' && (options.src === undefined || options.tgt === undefined)) fail(`align needs --src and --tgt\n${COMMANDS}`, 2);
+  if (command === 'align' && (options.src === undefined || options.tgt === undefined)) usageError('align needs --src and --tgt');
   if ([v.symmetric, v['reverse-model'], v['one-direction']].filter((x) => x !== undefined).length > 1) {
-    fail(`give one of --symmetric, --reverse-model and --one-direction\n${COMMANDS}`, 2);
+    usageError('give one of --symmetric, --reverse-model and --one-direction');
   }
   options.reverse = str('reverse-model') ?? (v.symmetric ? 'catalog'
     : v['one-direction'] || options.model !== undefined ? undefined : 'catalog-if-listed');
-  if ((options.from === undefined) !== (options.to === undefined)) fail(`--from and --to go together\n${COMMANDS}`, 2);
-  if (options.from !== undefined && options.model !== undefined) fail(`give --model or --from/--to, not both\n${COMMANDS}`, 2);
+  if ((options.from === undefined) !== (options.to === undefined)) usageError('--from and --to go together');
+  if (options.from !== undefined && options.model !== undefined) usageError('give --model or --from/--to, not both');
   return options;
 }
 
@@ -222,7 +221,9 @@ function installedModel(entry: CatalogEntry): string | undefined {
 /** The file of a catalog entry; exits 1 naming the package to install when it is not at hand. */
 function modelFile(entry: CatalogEntry): string {
   if (entry.package === undefined) return installedModel(entry) ?? entry.model;
-  return installedModel(entry) ?? fail(`no ${entry.sourceLang}→${entry.targetLang} model is installed: npm install ${entry.package}, or pass --model FILE`, 1);
+  const { sourceLang: from, targetLang: to } = entry;
+  return installedModel(entry) ?? fail(`no ${from}→${to} model is installed: install the package ${entry.package} (README: "Installing a model"), ` +
+    `download it with crossattn download --from ${from} --to ${to} --catalog URL, or pass --model FILE`, 1);
 }
 
 /** The package's models/catalog.json, its file names resolved. */
@@ -278,6 +279,7 @@ async function loadModel(model: string): Promise<Translator> {
 
 async function main() {
   checkNode();
+  if (process.argv[2] === 'download') return (await import('./download.js')).runDownload(process.argv.slice(3));
   if (process.argv[2] === 'convert') {  // its own options; loads no engine
     const { runConvert } = await import('./convert/command.js');
     return runConvert(process.argv.slice(3), PACKAGE.version);

@@ -5,7 +5,7 @@
  * where the page or worker is cross-origin isolated, its matrix products on several threads.
  */
 import createCrossattnModule, { type EngineModule, type WasmFileBuffer, type WasmTranslator } from './crossattn.mjs';
-import { CrossattnError, InvalidInputError, LoadError, errorFromEngine } from './errors.js';
+import { CrossattnError, InvalidInputError, LoadError, ModelFormatError, errorFromEngine } from './errors.js';
 import { readMetadata } from './model-info.js';
 import { readBytes, readInto, type ByteSource, type FileSink, type ProgressCallback } from './sources.js';
 
@@ -143,12 +143,33 @@ export async function instantiateEngine(wasm?: WasmSource, threads?: ThreadsOpti
 }
 
 /**
+ * Refuses, before the engine parses them, bytes that cannot be a model file, with a message that
+ * says so: a crossattn file is a safetensors container (docs/model-format.md), 8 bytes of header
+ * length N, little-endian, then N bytes of JSON that begin with '{' (huggingface/safetensors
+ * README, "Format": "The header data MUST begin with a { character"). A text file, or an HTML
+ * page served in place of a download, fails here and shows how it starts.
+ * @param file the file's bytes. @param name the file as the user gave it, or null for bytes.
+ * @throws ModelFormatError "NAME is not a crossattn model file: it starts with \"...\"".
+ */
+function checkModelContainer(file: Uint8Array, name: string | null): void {
+  const headerLength = file.length >= 8 ? new DataView(file.buffer, file.byteOffset, 8).getBigUint64(0, true) : -1n;
+  if (file.length > 8 && headerLength <= BigInt(file.length - 8) && file[8] === 0x7b /* { */) return;
+  const start = Array.from(file.subarray(0, 24), (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+  const what = file.length === 0 ? 'it is empty' : `it starts with "${start}", not with a model header`;
+  throw new ModelFormatError(`${name === null ? 'the model bytes are' : `${name} is`} not a crossattn model file: ${what}`);
+}
+
+/** How a model source is named in an error: its path or URL; null for bytes. */
+const sourceName = (model: ByteSource): string | null =>
+  typeof model === 'string' ? model : model instanceof URL ? model.href : null;
+
+/**
  * Loads a model file into a new instance of the engine: the file's download (or opening) starts at
  * once, beside the engine's compile, and its bytes go straight into the instance's memory (no
  * whole-file copy in JS for a file path or a download of announced length), where they are parsed.
  * `metadata` is the file's safetensors metadata map (model-info.ts), read once the engine accepted it.
- * @throws LoadError when either file cannot be read; ModelFormatError, TokenizerError or
- *   OutOfMemoryError from the engine.
+ * @throws LoadError when either file cannot be read; ModelFormatError for bytes that are not a
+ *   model file (checkModelContainer) and, with TokenizerError or OutOfMemoryError, from the engine.
  */
 export async function loadModel(model: ByteSource,
     options: { wasm?: WasmSource; threads?: ThreadsOption; onProgress?: ProgressCallback } = {}):
@@ -167,6 +188,7 @@ export async function loadModel(model: ByteSource,
   };
   const { buffer, size } = await readInto(model, sink, options.onProgress);
   try {
+    checkModelContainer(buffer.view().subarray(0, size), sourceName(model));
     const { engine, threads } = await instance;
     const loaded = engine.loadTranslator(buffer, size);
     if ('error' in loaded) throw errorFromEngine(loaded.error);

@@ -1,7 +1,9 @@
 // The npm package's bin: `crossattn translate` with the catalog's first model (English to German) by default.
 import { spawnSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
 import { ROOT } from './paths.js';
 
@@ -33,7 +35,8 @@ test('bad input: clear message, non-zero exit', () => {
   expect(missing.stderr).toMatch(/cannot load model/);
   const usage = cli(['frobnicate']);
   expect(usage.status).toBe(2);
-  expect(usage.stderr).toMatch(/usage/);
+  expect(usage.stderr).toBe("crossattn: unknown command 'frobnicate'; see crossattn --help\n");
+  expect(cli([]).stderr).toMatch(/^crossattn: usage: crossattn translate/);  // no command at all: the usage
   const tooLong = cli(['translate', 'dog '.repeat(5000)]);  // past 16 x 256 tokens: shorter is translated in parts
   expect(tooLong.status).toBe(1);
   expect(tooLong.stderr).toMatch(/InputTooLongError/);
@@ -144,9 +147,36 @@ test('a bad option value is one clear line on stderr with exit 2, before any mod
     expect(r.stderr).toBe(`crossattn: ${message}\n`);
     expect(r.stdout).toBe('');
   }
-  for (const args of [['translate', '--bogus'], ['align', '--beam-size', '2', '--src', 'a', '--tgt', 'b'], ['translate', 'a', 'b']]) {
+});
+
+test('a wrong flag or argument is one line on stderr, with balanced quotes, and exit 2', () => {
+  const cases = [
+    [['translate', '--nope'], "unknown option '--nope'"],
+    [['translate', '-x', 'A dog.'], "unknown option '-x'"],
+    [['translate', '--model'], '--model needs a value'],
+    [['translate', '--json=yes', 'A dog.'], '--json takes no value'],
+    [['translate', '--max-length', '-5', 'A dog.'], '--max-length needs a value (for one that starts with a dash: --max-length=-5)'],
+    [['align', '--beam-size', '2', '--src', 'a', '--tgt', 'b'], '--beam-size is not an option of align'],
+    [['translate', 'a', 'b'], "unexpected argument 'b'"],
+    [['align', '--src', 'a'], 'align needs --src and --tgt'],
+    [['translate', '--from', 'en', 'A dog.'], '--from and --to go together'],
+  ];
+  for (const [args, message] of cases) {
     const r = cli(args, '');
     expect(r.status, args.join(' ')).toBe(2);
-    expect(r.stderr).toMatch(/usage: crossattn translate/);
+    expect(r.stderr).toBe(`crossattn: ${message}; see crossattn --help\n`);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split("'").length % 2, r.stderr).toBe(1);  // every quote closed
   }
+});
+
+test('a text file given as a model: "not a crossattn model file", one line, exit 1', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crossattn-cli-'));
+  const file = join(dir, 'notes.txt');
+  writeFileSync(file, 'These are notes, not a model.\n'.repeat(20));
+  const r = cli(['translate', '--model', file, 'A dog.']);
+  rmSync(dir, { recursive: true, force: true });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toBe(`crossattn: cannot load model '${file}': ${file} is not a crossattn model file: ` +
+    'it starts with "These are notes, not a m", not with a model header\n');
 });

@@ -3,9 +3,10 @@
  *
  * Writes one .crossattn file from a Hugging Face MarianMT folder, a transformers.js folder or a Marian
  * model (docs/convert.md), and prints what it wrote. Bad input is one line on stderr naming the file
- * and the field, exit 1, and no output file; a bad command line is exit 2.
+ * and the field, exit 1, and no output file; a bad command line is one line on stderr, exit 2, as for
+ * translate and align (cli-args.ts).
  */
-import { parseArgs } from 'node:util';
+import { parseStrictly } from '../cli-args.js';
 import { CrossattnError } from '../errors.js';
 import { convertFile } from './index.js';
 
@@ -34,20 +35,15 @@ function fail(message: string, code: number): never {
 
 /** Runs `crossattn convert` with the arguments after "convert"; `version` is the package's. */
 export async function runConvert(args: string[], version: string): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    fail(`${e instanceof Error ? e.message : String(e)} (crossattn convert --help lists the options)`, 2);
-  }
-  const { values: v, positionals } = parsed;
+  const usageError = (message: string): never => fail(`${message}; see crossattn convert --help`, 2);
+  const { values: v, positionals } = parseStrictly(args, OPTIONS, usageError);
   if (v.help) {
     process.stdout.write(`${CONVERT_USAGE}\n`);
     return;
   }
-  if (positionals.length !== 1) fail(positionals.length ? `one INPUT, not ${positionals.length}` : 'give the INPUT to convert', 2);
-  if (v.output === undefined) fail('give the file to write with -o OUTPUT.crossattn', 2);
-  if ((v.from === undefined) !== (v.to === undefined)) fail('--from and --to go together', 2);
+  if (positionals.length !== 1) usageError(positionals.length ? `one INPUT, not ${positionals.length}` : 'give the INPUT to convert');
+  if (v.output === undefined) return usageError('give the file to write with -o OUTPUT.crossattn');
+  if ((v.from === undefined) !== (v.to === undefined)) usageError('--from and --to go together');
   try {
     const model = await convertFile(positionals[0], v.output, version, {
       name: v.name, sourceLang: v.from, targetLang: v.to, license: v.license, source: v.source, quantized: v.quantized,

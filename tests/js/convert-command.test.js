@@ -1,0 +1,47 @@
+// `crossattn convert`'s command line: a bad one is one line of ours on stderr, with balanced quotes,
+// exit 2, nothing on stdout and no file written, as for translate and align (cli-args.ts;
+// tests/js/cli.test.js checks those).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { ROOT } from './paths.js';
+
+const convert = (args) => spawnSync('node', [`${ROOT}dist/cli.js`, 'convert', ...args], { encoding: 'utf8' });
+
+test('a wrong flag or argument is one line on stderr, with balanced quotes, and exit 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crossattn-convert-'));
+  const output = join(dir, 'out.crossattn');
+  const cases = [
+    [['--nope'], "unknown option '--nope'"],
+    [['-x', 'model-dir', '-o', output], "unknown option '-x'"],
+    [['model-dir', '-o'], '-o needs a value'],
+    [['model-dir', '--output', '--name', 'x'], '--output needs a value (for one that starts with a dash: --output=--name)'],
+    [['model-dir', '-o', output, '--quantized=yes'], '--quantized takes no value'],
+    [['-o', output], 'give the INPUT to convert'],
+    [['a', 'b', '-o', output], 'one INPUT, not 2'],
+    [['model-dir'], 'give the file to write with -o OUTPUT.crossattn'],
+    [['model-dir', '-o', output, '--from', 'en'], '--from and --to go together'],
+  ];
+  try {
+    for (const [args, message] of cases) {
+      const r = convert(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(`crossattn convert: ${message}; see crossattn convert --help\n`);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split("'").length % 2, r.stderr).toBe(1);  // every quote closed
+      expect(existsSync(output)).toBe(false);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--help prints the usage on stdout, exit 0', () => {
+  const r = convert(['--help']);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/^usage: crossattn convert INPUT -o OUTPUT\.crossattn/);
+  expect(r.stdout).toContain('--quantized');
+  expect(r.stderr).toBe('');
+});
