@@ -158,9 +158,11 @@ function fillHypothesis(h: Hypothesis, r: Translation, targetLang: string): void
 /**
  * SentencePiece's decoding of pieces (sentencepiece_processor.cc, Decode): concatenated, `▁` as
  * a space, the first piece's leading space removed. Pieces of special tokens (word -1) are left out.
+ * A run of spaces (a lone `▁` piece before a word, which the model sometimes writes before `<unk>`)
+ * is one space, so that the words between spaces are the target words.
  */
 export function decodePieces(pieces: readonly string[], wordOfToken: readonly number[]): string {
-  return pieces.filter((_, t) => wordOfToken[t] >= 0).join('').replaceAll(BOUNDARY, ' ').replace(/^ /, '');
+  return pieces.filter((_, t) => wordOfToken[t] >= 0).join('').replaceAll(BOUNDARY, ' ').replace(/ {2,}/g, ' ').replace(/^ /, '');
 }
 
 // Derives text, targetTokens, targetWords, targetWordOfToken, wordConfidence and the alignment's
@@ -171,10 +173,11 @@ function reassemble(r: Translation, pieces: string[], wordLevel: boolean): void 
   r.targetTokens = [...pieces];
   r.targetWords = r.text.split(/\s+/).filter((w) => w.length > 0);
   const words = r.targetWords.length;
-  let word = -1;
+  let word = -1, hasText = false;  // hasText: the current word has characters (a lone `▁` starts none)
   r.targetWordOfToken = r.targetWordOfToken.map((old, t) => {
     if (old < 0) return -1;
-    if (word < 0 || pieces[t].startsWith(BOUNDARY)) ++word;
+    if (word < 0 || (pieces[t].startsWith(BOUNDARY) && hasText)) [word, hasText] = [word + 1, false];
+    if (pieces[t].replaceAll(BOUNDARY, '') !== '') hasText = true;
     return words === 0 ? -1 : Math.min(word, words - 1);
   });
   const logProb = new Array<number>(words).fill(0);

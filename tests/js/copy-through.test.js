@@ -53,6 +53,14 @@ describe('rules on hand-made alignments', () => {
     expectConsistent(r);
   });
 
+  test('a lone ▁ before an <unk> (the model writes "▁ ▁ <unk>") makes no double space and no empty word', () => {
+    const source = { pieces: ['▁', '你好', '▁', '你好', '</s>'], ids: [18, 1, 18, 1, 3] };
+    const target = { pieces: ['▁', '<unk>', '▁', '▁', '<unk>', '</s>'], ids: [18, 1, 18, 18, 1, 3] };
+    const r = applyCopyThrough(fake(source, target, [[0, 0], [1, 1]]), 'en', 'de', { alignment: true });
+    expect(r.text).toBe('你好 你好');
+    expectConsistent(r);
+  });
+
   test('quotes inside a word are filled in the target language\'s forms, and the words the " ⁇ " split are one again', () => {
     const source = { pieces: ['▁He', '▁said', '▁', '“', 'yes', '”', '</s>'], ids: [5, 6, 18, 1, 7, 1, 3] };
     const target = { pieces: ['▁Er', '▁sagte', '▁', '<unk>', 'ja', '<unk>', '</s>'], ids: [8, 9, 18, 1, 12, 1, 3] };
