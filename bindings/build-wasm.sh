@@ -22,6 +22,7 @@ fi
 mkdir -p "$root/build"
 build() {  # build() DIR EXTRA_FLAGS THREADS
   local flags="-O3 -msimd128 -DNDEBUG $2"
+  bash "$root/tools/stale-cmake-cache.sh" "$root/build/$1"
   emcmake cmake -S "$root" -B "$root/build/$1" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" -DCROSSATTN_WASM_THREADS="$3" \
     -DSENTENCEPIECE_SOURCE_DIR="${spm_src%/}" -DCROSSATTN_DIST_DIR="$root/dist" > "$root/build/$1-configure.log"

@@ -5,7 +5,9 @@ set(SPM ${SENTENCEPIECE_SOURCE_DIR})
 file(READ ${SPM}/VERSION.txt SPM_VERSION)
 string(STRIP "${SPM_VERSION}" SPM_VERSION)
 set(SPM_GENERATED ${CMAKE_BINARY_DIR}/sentencepiece_generated)
-file(WRITE ${SPM_GENERATED}/config.h
+# file(CONFIGURE) writes config.h only when its content changes: a rewrite on every configure would
+# date it anew and recompile every file that includes it.
+file(CONFIGURE OUTPUT ${SPM_GENERATED}/config.h CONTENT
      "#pragma once\n#define VERSION \"${SPM_VERSION}\"\n#define PACKAGE \"sentencepiece\"\n#define PACKAGE_STRING \"sentencepiece\"\n")
 
 set(PROTOBUF_LITE_NAMES arena arenastring bytestream coded_stream common extension_set generated_enum_util

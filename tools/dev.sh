@@ -30,9 +30,38 @@ check_node() {
 
 step() { printf '\n== %s\n' "$*"; }
 
+# A build step runs only when something it reads has changed since it last succeeded, so that a
+# second start with nothing changed serves in about a second. Its stamp (build/NAME.stamp) is dated
+# from the start of its last successful run; the step is up to date while its outputs exist and no
+# file under its inputs is newer than the stamp (folders aside: a copy dates them anew). A clone moved
+# whole keeps its dates, so it stays built; a fresh clone has no stamps, so it builds.
+WASM_INPUTS=(CMakeLists.txt bench/CMakeLists.txt cpp bindings/*.cc bindings/*.h bindings/*.cmake bindings/build-wasm.sh
+             .cache/sentencepiece)
+WASM_OUTPUTS=(dist/crossattn.mjs dist/crossattn.wasm dist/crossattn-mt.mjs dist/crossattn-mt.wasm dist/crossattn-mt.worker.js)
+TS_INPUTS=(bindings/src bindings/tsconfig.json cpp/model/tensor_spec.json package.json)
+TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/tensor_spec.json)
+
+# stamped NAME OUTPUTS_ARRAY INPUTS_ARRAY COMMAND...: runs COMMAND unless NAME is up to date.
+stamped() {
+  local stamp=build/$1.stamp
+  local -n outputs=$2 inputs=$3
+  local have_outputs=1 output
+  for output in "${outputs[@]}"; do [ -e "$output" ] || have_outputs=0; done
+  if [ "$have_outputs" = 1 ] && [ -f "$stamp" ] && [ -z "$(find "${inputs[@]}" ! -type d -newer "$stamp" -print -quit)" ]; then
+    echo "up to date: nothing it reads changed since it last ran ($stamp)"
+    return
+  fi
+  mkdir -p build
+  touch "$stamp.new"
+  "${@:4}"
+  mv "$stamp.new" "$stamp"
+}
+
 install_packages() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p"); done
+  local installed missing=()
+  # one dpkg-query for all (a dpkg -s each reads dpkg's whole database each time: a second on a busy machine)
+  installed=$(dpkg-query -W -f '${Package} ${db:Status-Status}\n' "${PACKAGES[@]}" 2> /dev/null) || true
+  for p in "${PACKAGES[@]}"; do grep -qx "$p installed" <<< "$installed" || missing+=("$p"); done
   if [ ${#missing[@]} -gt 0 ]; then
     step "installing ${missing[*]}"
     apt-get update -qq
@@ -64,10 +93,12 @@ build() {
   # The WebAssembly build first, as serve runs it alone: a step it relies on is then never made by
   # the native build before it.
   step "WebAssembly build"
-  bash bindings/build-wasm.sh
-  npm run --silent build:ts
+  stamped wasm WASM_OUTPUTS WASM_INPUTS bash bindings/build-wasm.sh
+  step "TypeScript build"
+  stamped ts TS_OUTPUTS TS_INPUTS npm run --silent build:ts
   if [ "$mode" != serve ]; then
     step "native build"
+    bash tools/stale-cmake-cache.sh build/native
     cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null
     cmake --build build/native -j"$(nproc)"
   fi
@@ -124,6 +155,7 @@ run_tests() {
 
   step "fuzzing (libFuzzer, ASan, UBSan; SentencePiece instrumented too): 60 s per harness from the smoke model and its seeds (docs/reliability.md)"
   spm_src=$(ls -d "$PWD"/.cache/sentencepiece/sentencepiece-*/ | head -n 1)
+  bash tools/stale-cmake-cache.sh build/fuzz
   CXX=clang++ cmake -S . -B build/fuzz -DCROSSATTN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSENTENCEPIECE_SOURCE_DIR="${spm_src%/}" > /dev/null
   cmake --build build/fuzz -j"$(nproc)"
