@@ -9,6 +9,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kInputTooLong: return "InputTooLongError";
     case ErrorCode::kTokenizer: return "TokenizerError";
     case ErrorCode::kCancelled: return "CancelledError";
+    case ErrorCode::kLoad: return "LoadError";
   }
   return "Error";
 }

@@ -14,6 +14,7 @@ enum class ErrorCode {
   kInputTooLong,   // more source tokens than the model's max_positions
   kTokenizer,      // SentencePiece refused the input or its model
   kCancelled,      // the caller cancelled a translation in progress (TokenCallback returned false)
+  kLoad,           // a model file path that cannot be read: missing, not a regular file, or too large
 };
 
 /// Name of a code as the bindings expose it, e.g. "ModelFormatError".

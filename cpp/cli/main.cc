@@ -22,6 +22,10 @@
 // --n-best N > 1, each sentence gives N lines in Moses n-best form: "LINE ||| TEXT ||| LOG_PROB ||| SCORE".
 // A line of stdin or a TEXT that is not valid UTF-8 or holds a NUL byte is one error naming it; a
 // bad line's output line stays empty, the others are translated, and the exit status is 1.
+//
+// A model that cannot be loaded is one line on stderr, "crossattn-cli: LoadError: ..." (a path that is
+// missing, not a regular file, or over 1 GiB, refused before any read) or "ModelFormatError: ...",
+// and exit status 1.
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -33,6 +37,7 @@
 #include "cli/model_catalog.h"
 #include "error.h"
 #include "kernels/parallel.h"
+#include "model/model_file.h"
 #include "tokenizer/tokenizer.h"
 #include "translator.h"
 
@@ -155,7 +160,10 @@ int main(int argc, char** argv) {
   try {
     if (model_path.empty()) model_path = crossattn::model_for(models_dir, from, to).model;
     const auto start = std::chrono::steady_clock::now();
-    const auto translator = crossattn::Translator::from_file(model_path);
+    // The file type and size first (model/model_file.h): a FIFO, a folder or a file over 1 GiB is a
+    // LoadError at once, before any read.
+    const crossattn::ModelFileBytes file = crossattn::read_model_file(model_path);
+    const auto translator = crossattn::Translator::from_bytes(file.bytes, file.size);
     const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded " << model_path << " in " << load_ms << " ms\n";
     long line_number = 0;

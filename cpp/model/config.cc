@@ -1,5 +1,7 @@
 #include "model/config.h"
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "error.h"
@@ -8,6 +10,14 @@ namespace crossattn {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { fail_model_format("config: " + what); }
+
+// Limits of the config's integers: far above any model of ours or OPUS-MT's, low enough that no
+// product of them overflows the engine's sizes.
+constexpr int64_t kMaxLayers = 64, kMaxDModel = 1 << 14, kMaxHeads = 256, kMaxDff = 1 << 16;
+constexpr int64_t kMaxVocab = 1 << 20, kMaxPositions = 1 << 16;
+// The narrowest attention head accepted (d_model / n_heads): trained models use 32 to 128 (Vaswani et
+// al. 2017: 64; Bergamot's tiny students: 32); the tests' tiny models use 4.
+constexpr int kMinHeadDim = 4;
 
 template <typename T>
 T get(const nlohmann::json& j, const char* key) {
@@ -24,6 +34,29 @@ T get_or(const nlohmann::json& j, const char* key, T fallback) {
   return j.contains(key) ? get<T>(j, key) : fallback;
 }
 
+// The integer `key`, which must be a JSON integer in [min, max]. nlohmann's get<int>() would wrap
+// 2^32 + N to N and truncate 256.5 to 256, so a config could say one thing and load as another.
+int get_int(const nlohmann::json& j, const char* key, int64_t min, int64_t max) {
+  if (!j.contains(key)) fail(std::string("missing '") + key + "'");
+  const nlohmann::json& v = j.at(key);
+  const auto range = [&] { return "'" + std::string(key) + "' must be an integer in " + std::to_string(min) + ".." + std::to_string(max); };
+  if (!v.is_number_integer()) fail(range() + ", not " + v.dump());
+  bool in_range;
+  if (v.is_number_unsigned()) {  // a non-negative JSON integer, up to 2^64 - 1
+    const uint64_t u = v.get<uint64_t>();
+    in_range = max >= 0 && u <= static_cast<uint64_t>(max) && static_cast<int64_t>(u) >= min;
+  } else {
+    const int64_t n = v.get<int64_t>();
+    in_range = n >= min && n <= max;
+  }
+  if (!in_range) fail(range() + ", not " + v.dump());
+  return static_cast<int>(v.get<int64_t>());
+}
+
+int get_int_or(const nlohmann::json& j, const char* key, int64_t min, int64_t max, int fallback) {
+  return j.contains(key) ? get_int(j, key, min, max) : fallback;
+}
+
 }  // namespace
 
 ModelConfig ModelConfig::from_json(const std::string& json_text) {
@@ -38,11 +71,11 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   c.name = get_or<std::string>(j, "name", "");
   c.source_lang = get_or<std::string>(j, "source_lang", "");
   c.target_lang = get_or<std::string>(j, "target_lang", "");
-  c.encoder_layers = get<int>(j, "encoder_layers");
-  c.decoder_layers = get<int>(j, "decoder_layers");
-  c.d_model = get<int>(j, "d_model");
-  c.n_heads = get<int>(j, "n_heads");
-  c.d_ff = get<int>(j, "d_ff");
+  c.encoder_layers = get_int(j, "encoder_layers", 1, kMaxLayers);
+  c.decoder_layers = get_int(j, "decoder_layers", 1, kMaxLayers);
+  c.d_model = get_int(j, "d_model", 1, kMaxDModel);
+  c.n_heads = get_int(j, "n_heads", 1, kMaxHeads);
+  c.d_ff = get_int(j, "d_ff", 1, kMaxDff);
   const auto activation = get<std::string>(j, "activation");
   if (activation == "relu") c.activation = Activation::kRelu;
   else if (activation == "gelu") c.activation = Activation::kGelu;
@@ -64,49 +97,46 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   else if (layout == "halves") c.sinusoidal_layout = SinusoidalLayout::kHalves;
   else if (layout == "marian") c.sinusoidal_layout = SinusoidalLayout::kMarian;
   else fail("unknown sinusoidal_layout '" + layout + "'");
-  c.max_positions = get<int>(j, "max_positions");
+  c.max_positions = get_int(j, "max_positions", 1, kMaxPositions);
   c.tied_embeddings = get<bool>(j, "tied_embeddings");
   c.shared_vocab = get<bool>(j, "shared_vocab");
   c.final_logits_bias = get_or<bool>(j, "final_logits_bias", false);
-  c.vocab_size = get<int>(j, "vocab_size");
-  c.pad_id = get<int>(j, "pad_id");
-  c.unk_id = get<int>(j, "unk_id");
-  c.bos_id = get<int>(j, "bos_id");
-  c.eos_id = get<int>(j, "eos_id");
-  c.decoder_start_id = get_or<int>(j, "decoder_start_id", c.bos_id);
+  c.vocab_size = get_int(j, "vocab_size", 1, kMaxVocab);
+  const int last_id = c.vocab_size - 1;  // special ids are target ids, in [0, vocab_size)
+  c.pad_id = get_int(j, "pad_id", 0, last_id);
+  c.unk_id = get_int(j, "unk_id", 0, last_id);
+  c.bos_id = get_int(j, "bos_id", 0, last_id);
+  c.eos_id = get_int(j, "eos_id", 0, last_id);
+  c.decoder_start_id = get_int_or(j, "decoder_start_id", 0, last_id, c.bos_id);
   const auto decoder_start = get_or<std::string>(j, "decoder_start", "token");
   if (decoder_start != "token" && decoder_start != "zero") fail("decoder_start must be \"token\" or \"zero\"");
   c.zero_decoder_start = decoder_start == "zero";
-  c.source_vocab_size = get_or<int>(j, "source_vocab_size", c.vocab_size);
-  c.source_eos_id = get_or<int>(j, "source_eos_id", c.eos_id);
-  c.source_unk_id = get_or<int>(j, "source_unk_id", c.unk_id);
+  c.source_vocab_size = get_int_or(j, "source_vocab_size", 1, kMaxVocab, c.vocab_size);
+  const int last_source_id = c.source_vocab_size - 1;
+  c.source_eos_id = get_int_or(j, "source_eos_id", 0, last_source_id, c.eos_id);
+  c.source_unk_id = get_int_or(j, "source_unk_id", 0, last_source_id, c.unk_id);
+  if (c.source_eos_id > last_source_id || c.source_unk_id > last_source_id) {  // the defaults, eos_id and unk_id
+    fail("source_eos_id and source_unk_id (by default eos_id and unk_id) must lie in [0, source_vocab_size)");
+  }
   const auto autoregression = get_or<std::string>(j, "decoder_autoregression", "self-attention");
   if (autoregression == "self-attention") c.decoder_autoregression = DecoderAutoregression::kSelfAttention;
   else if (autoregression == "ssru") c.decoder_autoregression = DecoderAutoregression::kSsru;
   else fail("decoder_autoregression must be \"self-attention\" or \"ssru\", not '" + autoregression + "'");
-  c.alignment_layer = get_or<int>(j, "alignment_layer", -1);
-  c.alignment_head = get_or<int>(j, "alignment_head", -1);
+  c.alignment_layer = get_int_or(j, "alignment_layer", -1, c.decoder_layers - 1, -1);
+  c.alignment_head = get_int_or(j, "alignment_head", -1, c.n_heads - 1, -1);
 
-  auto positive = [](int v, int limit) { return v > 0 && v <= limit; };
-  if (!positive(c.encoder_layers, 64) || !positive(c.decoder_layers, 64)) fail("layer counts must be in 1..64");
-  if (!positive(c.d_model, 1 << 14) || !positive(c.n_heads, 256) || c.d_model % c.n_heads != 0) {
-    fail("d_model must be a positive multiple of n_heads");
+  if (c.d_model % c.n_heads != 0) fail("d_model " + std::to_string(c.d_model) + " is not a multiple of n_heads " + std::to_string(c.n_heads));
+  // Every attention projection is [d_model, d_model] whatever the head count, so the tensors cannot
+  // tell 4 heads from 8: what can be checked is that each head is at least kMinHeadDim wide.
+  if (c.d_model / c.n_heads < kMinHeadDim) {
+    fail("n_heads " + std::to_string(c.n_heads) + " leaves heads of " + std::to_string(c.d_model / c.n_heads) +
+         " dimensions (d_model / n_heads); at least " + std::to_string(kMinHeadDim) + " are needed");
   }
   if (c.d_model % 2 != 0) fail("sinusoidal positions need an even d_model");
   if (c.sinusoidal_layout == SinusoidalLayout::kMarian && c.d_model < 4) fail("Marian's sinusoids need d_model >= 4");
-  if (!positive(c.d_ff, 1 << 16) || !positive(c.vocab_size, 1 << 20) || !positive(c.max_positions, 1 << 16)) {
-    fail("d_ff, vocab_size and max_positions must be positive and plausible");
-  }
-  for (int id : {c.pad_id, c.unk_id, c.bos_id, c.eos_id, c.decoder_start_id}) {
-    if (id < 0 || id >= c.vocab_size) fail("special token ids must lie in [0, vocab_size)");
-  }
-  if (!positive(c.source_vocab_size, 1 << 20)) fail("source_vocab_size must be positive and plausible");
   if (c.shared_vocab && c.source_vocab_size != c.vocab_size) {
     fail("source_vocab_size " + std::to_string(c.source_vocab_size) + " differs from vocab_size " +
          std::to_string(c.vocab_size) + ", but shared_vocab says the two sides share one embedding matrix");
-  }
-  for (int id : {c.source_eos_id, c.source_unk_id}) {
-    if (id < 0 || id >= c.source_vocab_size) fail("source_eos_id and source_unk_id must lie in [0, source_vocab_size)");
   }
   const bool no_alignment_head = c.alignment_layer == -1 && c.alignment_head == -1;
   if (!no_alignment_head && (c.alignment_layer < 0 || c.alignment_layer >= c.decoder_layers || c.alignment_head < 0 ||

@@ -52,7 +52,9 @@ struct ModelConfig {
   int alignment_layer = -1, alignment_head = -1;
 
   /// Parses and validates the JSON text of a config (the "model" object of models/configs/*.json
-  /// plus name and languages). Raises Error(kModelFormat) on a missing or out-of-range field.
+  /// plus name and languages). Raises Error(kModelFormat) naming the field for one missing, of the
+  /// wrong type, or out of range: every integer must be a JSON integer (no 256.5) within its range
+  /// (no 2^32 + N read as N), and n_heads must divide d_model into heads at least 4 wide.
   static ModelConfig from_json(const std::string& json_text);
 };
 

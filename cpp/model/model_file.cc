@@ -1,5 +1,12 @@
 #include "model/model_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "error.h"
@@ -19,7 +26,46 @@ std::string read_bytes_tensor(const SafeTensors& file, const std::string& name) 
   return std::string(reinterpret_cast<const char*>(t.data), t.nbytes);
 }
 
+[[noreturn]] void fail_load(const std::string& what) { throw Error(ErrorCode::kLoad, what); }
+
+// Closes a file descriptor on every way out.
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) close(fd);
+  }
+};
+
 }  // namespace
+
+ModelFileBytes read_model_file(const std::string& path) {
+  // O_NONBLOCK changes nothing for a regular file (POSIX open(3p), "O_NONBLOCK"); for a FIFO it makes
+  // open() return at once instead of waiting for a writer, so that fstat can refuse it.
+  const Descriptor file{open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) {
+    if (errno == ENOENT) fail_load(path + " does not exist");
+    fail_load("cannot read " + path + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (fstat(file.fd, &st) != 0) fail_load("cannot read " + path + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) fail_load(path + " is not a regular file");
+  if (st.st_size < 0 || static_cast<uint64_t>(st.st_size) > kMaxModelFileBytes) {
+    fail_load(path + " is " + std::to_string(st.st_size) + " bytes; files above " + std::to_string(kMaxModelFileBytes) +
+              " bytes (1 GiB) are refused");
+  }
+  const size_t capacity = static_cast<size_t>(st.st_size);
+  std::shared_ptr<uint8_t> bytes = allocate_file_bytes(capacity);
+  size_t size = 0;
+  while (size < capacity) {
+    const ssize_t n = read(file.fd, bytes.get() + size, capacity - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail_load("cannot read " + path + ": " + std::strerror(errno));
+    if (n == 0) break;  // the file shrank while it was read
+    size += static_cast<size_t>(n);
+  }
+  check_container(bytes.get(), size, path);
+  return {std::move(bytes), size};
+}
 
 ModelFile ModelFile::parse(const uint8_t* data, size_t size) { return parse(copy_file_bytes(data, size), size); }
 

@@ -4,14 +4,35 @@
 // model bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "model/config.h"
+#include "model/safetensors.h"
 #include "model/weights.h"
 
 namespace crossattn {
+
+/// The largest model file read from a path (bytes): 1 GiB, as bindings/src/sources.ts MAX_FILE_BYTES.
+inline constexpr size_t kMaxModelFileBytes = size_t{1} << 30;
+
+/// The bytes of a file read from a path: its first `size` bytes are the file.
+struct ModelFileBytes {
+  FileBytes bytes;
+  size_t size = 0;
+};
+
+/// Reads the model file at `path`, deciding by the opened descriptor's type and size before any
+/// read: the file is opened non-blocking (O_RDONLY | O_NONBLOCK, so that a FIFO does not wait for a
+/// writer) and fstat must say a regular file of at most kMaxModelFileBytes; a stat of the path
+/// followed by open() could look at one file and open another. The rule of bindings/src/sources.ts
+/// (readFileInto), in its words. Then check_container (model/safetensors.h) refuses, naming `path`,
+/// bytes that are not a model file at all.
+/// Raises Error(kLoad) for a path that is missing, unreadable, not a regular file (a FIFO, a folder,
+/// a device, a socket) or larger than 1 GiB; Error(kModelFormat) from check_container.
+ModelFileBytes read_model_file(const std::string& path);
 
 struct ModelFile {
   ModelConfig config;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -29,7 +30,38 @@ uint64_t read_u64_le(const uint8_t* p) {
   return v;
 }
 
+// Refuses tensors whose data ranges overlap or alias: every byte of the data belongs to at most one
+// tensor, as in the safetensors reference reader (huggingface/safetensors safetensors/src/tensor.rs,
+// Metadata::validate, which requires the entries, in offset order, each to start where the last
+// ended; a hole between tensors is allowed here, as files other tools write may align their data).
+void check_disjoint(const std::map<std::string, TensorView>& tensors, const uint8_t* blob) {
+  std::vector<std::pair<size_t, const std::string*>> begins;  // [tensors] (data offset, name)
+  for (const auto& [name, view] : tensors) {
+    if (view.nbytes > 0) begins.emplace_back(static_cast<size_t>(view.data - blob), &name);
+  }
+  std::sort(begins.begin(), begins.end());
+  for (size_t i = 1; i < begins.size(); ++i) {
+    const std::string& previous = *begins[i - 1].second;
+    const size_t previous_end = begins[i - 1].first + tensors.at(previous).nbytes;
+    if (begins[i].first < previous_end) {
+      fail_model_format("tensor '" + *begins[i].second + "' data begins at " + std::to_string(begins[i].first) +
+                        ", inside tensor '" + previous + "' (ending at " + std::to_string(previous_end) +
+                        "): tensors may not share bytes");
+    }
+  }
+}
+
 }  // namespace
+
+void check_container(const uint8_t* data, size_t size, const std::string& name) {
+  const std::string subject = name.empty() ? "the model bytes are" : name + " is";
+  if (size == 0) throw Error(ErrorCode::kModelFormat, subject + " not a crossattn model file: it is empty");
+  // What the TypeScript side says for the same bytes (bindings/src/engine.ts, checkModelContainer).
+  if (size > 8 && read_u64_le(data) <= size - 8 && data[8] == '{') return;
+  std::string start;
+  for (size_t i = 0; i < std::min<size_t>(size, 24); ++i) start += data[i] >= 0x20 && data[i] < 0x7f ? static_cast<char>(data[i]) : '.';
+  throw Error(ErrorCode::kModelFormat, subject + " not a crossattn model file: it starts with \"" + start + "\", not with a model header");
+}
 
 std::shared_ptr<uint8_t> allocate_file_bytes(size_t size) {
   // new[] without (): megabytes that are overwritten at once are not zeroed first.
@@ -61,10 +93,10 @@ int64_t TensorView::numel() const {
 }
 
 SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
-  if (size < 8) fail_model_format("file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
+  check_container(data, size, "");
   const uint64_t header_len = read_u64_le(data);
-  if (header_len > kMaxHeaderBytes || header_len > size - 8) {
-    fail_model_format("header length " + std::to_string(header_len) + " exceeds the file size " + std::to_string(size));
+  if (header_len > kMaxHeaderBytes) {
+    fail_model_format("header length " + std::to_string(header_len) + " exceeds the 64 MiB a header may have");
   }
   nlohmann::json header;
   try {
@@ -121,6 +153,7 @@ SafeTensors SafeTensors::parse(const uint8_t* data, size_t size) {
     view.nbytes = static_cast<size_t>(end - begin);
     file.tensors_.emplace(name, std::move(view));
   }
+  check_disjoint(file.tensors_, blob);
   return file;
 }
 

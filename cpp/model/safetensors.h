@@ -39,10 +39,19 @@ struct TensorView {
   int64_t numel() const;
 };
 
+/// Refuses bytes that cannot be a safetensors file, before anything else reads them: a file begins
+/// with 8 bytes of header length N (little-endian) and N bytes of JSON that begin with '{'
+/// (huggingface/safetensors README, "Format"). A text file or an HTML page fails here. `name` is the
+/// file as the user gave it, or "" for bytes. Raises Error(kModelFormat) "NAME is not a crossattn model
+/// file: it starts with \"...\", not with a model header", in the words of bindings/src/engine.ts.
+void check_container(const uint8_t* data, size_t size, const std::string& name);
+
 class SafeTensors {
  public:
-  /// Parses and validates the header of `size` bytes at `data`. The buffer must outlive this
-  /// object. Raises Error(kModelFormat) naming the first problem found.
+  /// Parses and validates the header of `size` bytes at `data` (check_container first; then every
+  /// tensor's dtype, shape and data range, inside the data and sharing no byte with another
+  /// tensor's). The buffer must outlive this object. Raises Error(kModelFormat) naming the first
+  /// problem found.
   static SafeTensors parse(const uint8_t* data, size_t size);
 
   /// The tensor called `name`; Error(kModelFormat) if the file has none.

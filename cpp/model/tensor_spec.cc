@@ -123,8 +123,9 @@ void check_tensors(const SafeTensors& file, const ModelConfig& config, const std
   std::set<std::string> known(tokenizer_tensors.begin(), tokenizer_tensors.end());
   for (const auto& e : expected) {
     known.insert(e.name);
-    known.insert(e.name + "_scale");
     const TensorView* t = file.find(e.name);
+    // A scale belongs to an int8 matrix only: beside a float matrix or a vector it is read by nothing.
+    if (t != nullptr && e.kind == TensorKind::kMatrix && t->dtype == DType::kI8) known.insert(e.name + "_scale");
     if (t == nullptr) {
       if (e.optional_group < 0) fail_model_format("tensor '" + e.name + "' is missing: the config calls for it");
       if (groups_present.count(e.optional_group)) fail_model_format("tensor '" + e.name + "' is missing: its group is all or none");

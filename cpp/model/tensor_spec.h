@@ -30,7 +30,8 @@ std::vector<ExpectedTensor> expected_tensors(const ModelConfig& config);
 
 /// Checks the tensors of `file` against the spec for `config`: every tensor it calls for is present
 /// with its shape and kind, each optional group (shortlist, lexicon) is whole or absent, and the
-/// file holds no other tensor but int8 scales and `tokenizer_tensors`. A file whose layer count or
+/// file holds no other tensor but `tokenizer_tensors` and the scales of its I8 matrices (a tensor the
+/// engine would not read, such as the layers past the config's layer count, is an error). A file whose layer count or
 /// width disagrees with its tensors thus fails here. Raises Error(kModelFormat) naming the first
 /// tensor at fault.
 void check_tensors(const SafeTensors& file, const ModelConfig& config, const std::vector<std::string>& tokenizer_tensors);
