@@ -7,7 +7,7 @@
 //   cp dist/crossattn.wasm build/base.wasm      # before the change
 //   ... change, rebuild (bash tools/dev.sh build, or the crossattn-wasm target) ...
 //   node bench/ab.js --base build/base.wasm --test dist/crossattn.wasm --model FILE --src FILE \
-//       [--test-model FILE] [--passes 2] [--beam-size 1] [--limit N] [--no-shortlist]
+//       [--test-model FILE] [--passes 2] [--beam-size 1] [--limit N] [--no-shortlist] [--batch 1]
 //
 // Both builds run under dist/'s JavaScript glue, so they must export the same Embind interface
 // (a change to bindings/embind.cc needs the glue of each build). Prints one JSON object: each
@@ -16,13 +16,15 @@
 // --no-shortlist scores the whole output layer where the model file has a lexical shortlist (as
 // npm run bench's rows without "shortlist" in their name do). --test-model gives the test build its
 // own file of the same model, for a change that goes with the file's layout (models/quantize.py).
+// --batch N times translateBatch over N sentences at a time instead of translate() per sentence.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: { base: { type: 'string' }, test: { type: 'string' }, model: { type: 'string' }, src: { type: 'string' },
              'test-model': { type: 'string' }, passes: { type: 'string', default: '2' }, 'beam-size': { type: 'string', default: '1' },
-             limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false } },
+             limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false },
+             batch: { type: 'string', default: '1' } },
 });
 for (const name of ['base', 'test', 'model', 'src']) {
   if (!values[name]) {
@@ -43,22 +45,24 @@ const options = { attention: false, beamSize: Number(values['beam-size']), short
 // Untimed, a sentence each first: a build's first translation also compiles its hot functions, and
 // the order below starts with the test build (identical builds gave 0.86x over 10 sentences without this).
 for (const b of Object.values(builds)) await b.translator.translate(lines[0], options);
-const passes = Number(values.passes);
+const passes = Number(values.passes), batch = Number(values.batch);
+const chunks = [];
+for (let i = 0; i < lines.length; i += batch) chunks.push(lines.slice(i, i + batch));
 for (let pass = 0; pass < passes; ++pass) {
-  for (const [i, line] of lines.entries()) {
+  for (const [i, chunk] of chunks.entries()) {
     for (const name of (i + pass) % 2 ? ['base', 'test'] : ['test', 'base']) {
       const b = builds[name];
       const start = performance.now();
-      const r = await b.translator.translate(line, options);
+      const rs = batch > 1 ? await b.translator.translateBatch(chunk, options) : [await b.translator.translate(chunk[0], options)];
       b.ms += performance.now() - start;
-      b.tokens += r.targetIds.length;
-      if (pass === 0) b.texts.push(r.text);
+      for (const r of rs) b.tokens += r.targetIds.length;
+      if (pass === 0) b.texts.push(...rs.map((r) => r.text));
     }
   }
 }
 const summary = (b) => ({ ms: Number(b.ms.toFixed(1)), tokens_per_s: Number((b.tokens / b.ms * 1000).toFixed(1)) });
 console.log(JSON.stringify({
-  model: values.model, test_model: models.test, sentences: lines.length, passes,
+  model: values.model, test_model: models.test, sentences: lines.length, batch, passes,
   base: summary(builds.base), test: summary(builds.test),
   test_speed_vs_base: Number((builds.base.ms / builds.test.ms).toFixed(3)),
   identical: builds.base.texts.filter((t, i) => t === builds.test.texts[i]).length,

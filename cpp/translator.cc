@@ -228,20 +228,37 @@ std::vector<std::vector<int>> prefix_ids(const Tokenizer& tokenizer, const Model
   return out;
 }
 
-// The lexical shortlist of the decoded texts' sources, with their forced prefixes' tokens added (a
-// forced token must be scorable; CTranslate2 adds them too: src/vocabulary_map.cc:53-75 get_candidates).
-std::shared_ptr<const OutputShortlist> call_shortlist(const Transformer& model, const std::vector<const std::vector<int>*>& sources,
-                                                      const std::vector<std::vector<int>>& prefixes) {
-  OutputShortlist s = model.shortlist(sources);
-  std::vector<int> ids = s.ids;
-  for (const std::vector<int>& prefix : prefixes) ids.insert(ids.end(), prefix.begin(), prefix.end());
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (ids.size() != s.ids.size()) {
-    s.projection = model.weights().output_projection.select_rows(ids);
-    s.ids = std::move(ids);
+// The lexical shortlist of a call: each decoded text's own candidates [texts][n_i] (its source's
+// shortlist with its forced prefix's tokens added: a forced token must be scorable; CTranslate2 adds
+// them too, src/vocabulary_map.cc:53-75 get_candidates), and the output layer over their union,
+// which a batch's decoder step scores once and BeamSearch narrows to each text's own candidates, so
+// that a batch translates each text as it would alone.
+struct CallShortlist {
+  std::shared_ptr<const OutputShortlist> output;
+  std::vector<std::vector<int>> candidates;
+};
+
+CallShortlist call_shortlist(const Transformer& model, const std::vector<const std::vector<int>*>& sources,
+                             const std::vector<std::vector<int>>& prefixes) {
+  OutputShortlist s = model.shortlist(sources);  // checks the source ids; the union of the texts' tables
+  CallShortlist out;
+  std::vector<int> all = s.ids;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    std::vector<int> ids = model.weights().lexical_shortlist.candidates({sources[i]}, model.config().eos_id);
+    ids.insert(ids.end(), prefixes[i].begin(), prefixes[i].end());
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    all.insert(all.end(), prefixes[i].begin(), prefixes[i].end());
+    out.candidates.push_back(std::move(ids));
   }
-  return std::make_shared<const OutputShortlist>(std::move(s));
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  if (all.size() != s.ids.size()) {
+    s.projection = model.weights().output_projection.select_rows(all);
+    s.ids = std::move(all);
+  }
+  out.output = std::make_shared<const OutputShortlist>(std::move(s));
+  return out;
 }
 
 }  // namespace
@@ -337,14 +354,15 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
   std::vector<const Matrix*> inputs;
   for (const Matrix& m : st->encoder_outs) inputs.push_back(&m);
   const SearchProbes probes{options.attention || options.alignment.has_value(), options.residual};
-  std::shared_ptr<const OutputShortlist> shortlist;
+  CallShortlist shortlist;
   if (options.shortlist && model_->has_shortlist() && !st->decoded.empty()) {
     std::vector<const std::vector<int>*> sources;
     for (size_t i : st->decoded) sources.push_back(&st->results[i].source_ids);
     shortlist = call_shortlist(*model_, sources, prefixes);
   }
   st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), options, probes,
-                                            std::move(shortlist), std::move(prefixes));
+                                            std::move(shortlist.output), std::move(prefixes),
+                                            std::move(shortlist.candidates));
   return TranslationJob(std::move(st));
 }
 

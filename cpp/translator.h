@@ -112,7 +112,8 @@ class Translator {
 
   /// Translates several sentences together: each is encoded alone, then all decode as one batch
   /// (BeamSearch), which multiplies the weights by [hypotheses, D] matrices instead of vectors.
-  /// Results are in order and identical to translating each text alone. With
+  /// Results are in order and identical to translating each text alone, bit for bit, with or
+  /// without the lexical shortlist (each text is searched over its own candidates). With
   /// options.target_prefix, each translation starts with its text's prefix (prefix decoding,
   /// decoding/beam_search.h; the prefix counts toward max_length, which grows to hold it and eos),
   /// its token_log_probs the model's log-probabilities of the forced pieces. Errors as translate(),

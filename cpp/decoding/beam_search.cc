@@ -50,6 +50,8 @@ struct BeamSearch::Sentence {
   int src_len = 0;
   bool stopped = false;
   std::vector<int> prefix;  // [P] forced target ids
+  std::vector<int> ids;      // [n_i] with a shortlist, its own candidate ids, ascending; empty without
+  std::vector<int> columns;  // [n_i] the shortlist column of each; empty when they are all its columns
   std::unique_ptr<TokenSelector> selector;  // its own, so that a sampler's draws do not depend on the batch
   std::vector<DecoderState> slots;  // [beam_size]
   std::vector<Node> nodes;
@@ -98,23 +100,27 @@ struct BeamSearch::Sentence {
 
 BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
                        SearchOptions options, SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist,
-                       std::vector<std::vector<int>> prefixes)
+                       std::vector<std::vector<int>> prefixes, std::vector<std::vector<int>> candidates)
     : model_(&model), options_(options), probes_(probes), shortlist_(std::move(shortlist)), sentences_(encoder_outs.size()) {
   const ModelConfig& c = model.config();
   if (!prefixes.empty() && prefixes.size() != sentences_.size()) {
     throw Error(ErrorCode::kInvalidInput, "a search needs one target prefix per sentence");
+  }
+  if (!candidates.empty() && (!shortlist_ || candidates.size() != sentences_.size())) {
+    throw Error(ErrorCode::kInvalidInput, "a search needs a shortlist and one candidate list per sentence");
   }
   if (options.repeat_limit > 0) constraints_.push_back(std::make_unique<RepetitionGuard>(options.repeat_limit));
   for (size_t i = 0; i < sentences_.size(); ++i) {
     Sentence& s = sentences_[i];
     s.max_length = max_lengths[i];
     if (!prefixes.empty()) s.prefix = std::move(prefixes[i]);
+    if (shortlist_) set_candidates(s, candidates.empty() ? shortlist_->ids : std::move(candidates[i]));
     if (static_cast<int>(s.prefix.size()) >= s.max_length) {
       throw Error(ErrorCode::kInvalidInput, "a target prefix of " + std::to_string(s.prefix.size()) +
                                                 " tokens leaves no room in a maximum length of " + std::to_string(s.max_length));
     }
     for (int token : s.prefix) {
-      if (token < 0 || token >= c.vocab_size || token == c.eos_id || column(token) < 0) {
+      if (token < 0 || token >= c.vocab_size || token == c.eos_id || column(s, token) < 0) {
         throw Error(ErrorCode::kInvalidInput, "target prefix token " + std::to_string(token) +
                                                   " is eos, outside the vocabulary or not among the shortlist's candidates");
       }
@@ -181,32 +187,61 @@ int BeamSearch::collect_rows() {
   return m;
 }
 
-// The logits column of `token`: the token itself, or its index among the shortlist's candidates
-// (-1 when it is not one of them).
-int BeamSearch::column(int token) const {
+// Sentence s's own candidates `ids` (ascending, each among shortlist_->ids) and the shortlist column
+// of each. Raises Error(kInvalidInput) for an empty list, or ids out of order or not in the shortlist.
+void BeamSearch::set_candidates(Sentence& s, std::vector<int> ids) const {
+  const std::vector<int>& all = shortlist_->ids;  // ascending
+  s.columns.clear();
+  for (size_t i = 0, at = 0; i < ids.size(); ++i) {
+    while (at < all.size() && all[at] < ids[i]) ++at;
+    if (at == all.size() || all[at] != ids[i] || (i > 0 && ids[i] <= ids[i - 1])) {
+      throw Error(ErrorCode::kInvalidInput, "a sentence's shortlist candidates must be ascending ids of the shortlist; " +
+                                                std::to_string(ids[i]) + " is not");
+    }
+    s.columns.push_back(static_cast<int>(at));
+  }
+  if (ids.empty()) throw Error(ErrorCode::kInvalidInput, "a sentence's shortlist has no candidates");
+  if (ids.size() == all.size()) s.columns.clear();  // all of them, in order
+  s.ids = std::move(ids);
+}
+
+// The column of `token` in a row of sentence s's logits as propose() reads it: the token itself, or
+// its index among the sentence's shortlist candidates (-1 when it is not one of them).
+int BeamSearch::column(const Sentence& s, int token) const {
   if (!shortlist_) return token;
-  const std::vector<int>& ids = shortlist_->ids;  // ascending
-  const auto at = std::lower_bound(ids.begin(), ids.end(), token);
-  return at != ids.end() && *at == token ? static_cast<int>(at - ids.begin()) : -1;
+  const auto at = std::lower_bound(s.ids.begin(), s.ids.end(), token);
+  return at != s.ids.end() && *at == token ? static_cast<int>(at - s.ids.begin()) : -1;
 }
 
 // Scoring: each live hypothesis' candidate extensions from its logits [n] (one row per hypothesis,
 // in live order), into candidates_ best first. Column i scores token i, or with a shortlist token
-// shortlist_->ids[i] (the only tokens it lets the search choose: as if every other logit were -inf).
+// shortlist_->ids[i]. With a shortlist the row is first narrowed to the sentence's own candidates
+// [n_i] (s.columns), so that in a batch each sentence ranks, normalizes and selects over its own
+// shortlist, exactly as alone: the same values in the same order, so log_sum_exp's SIMD lanes add
+// them alike (masking the other columns to -inf in place would move them between lanes). Marian
+// and Bergamot score a batch over the union of its sentences' shortlists instead (marian-dev
+// src/data/shortlist.cpp:105-139 LexicalShortlistGenerator::generate, 257-300 BinaryShortlistGenerator),
+// so there a batch's translations can differ from single ones; crossattn keeps them equal.
 // Constraints set the logits of forbidden tokens to -inf, the selector picks among the rest; a
-// candidate's log-probability is the model's, normalized over all n columns (forbidden mass is not
-// redistributed). A hypothesis inside its sentence's forced prefix has one candidate, the prefix's
-// next token, whatever the constraints and the selector say.
+// candidate's log-probability is the model's, normalized over the row's columns (forbidden mass is
+// not redistributed). A hypothesis inside its sentence's forced prefix has one candidate, the
+// prefix's next token, whatever the constraints and the selector say.
 void BeamSearch::propose(Sentence& s, float* logits, int n) {
-  const int k = std::min(2 * options_.beam_size, n);
-  const std::vector<int>* ids = shortlist_ ? &shortlist_->ids : nullptr;  // ascending
+  const int width = s.columns.empty() ? n : static_cast<int>(s.columns.size());
+  const int k = std::min(2 * options_.beam_size, width);
   candidates_.clear();
   for (size_t b = 0; b < s.live.size(); ++b, logits += n) {
-    const float log_z = log_sum_exp(logits, n);
+    float* row = logits;  // [width]
+    if (!s.columns.empty()) {
+      row_.resize(width);
+      for (int i = 0; i < width; ++i) row_[i] = logits[s.columns[i]];
+      row = row_.data();
+    }
+    const float log_z = log_sum_exp(row, width);
     const size_t depth = s.nodes[s.live[b].node].depth;
     if (depth < s.prefix.size()) {
       const int token = s.prefix[depth];
-      candidates_.push_back({s.live[b].log_prob + logits[column(token)] - log_z, static_cast<int>(b), token});
+      candidates_.push_back({s.live[b].log_prob + row[column(s, token)] - log_z, static_cast<int>(b), token});
       continue;
     }
     for (const auto& constraint : constraints_) {
@@ -214,13 +249,13 @@ void BeamSearch::propose(Sentence& s, float* logits, int n) {
       const int history = s.tail(s.live[b].node, constraint->history(), tail_);
       constraint->forbid(tail_.data(), history, banned_);
       for (int token : banned_) {
-        if (const int at = column(token); at >= 0) logits[at] = -INFINITY;
+        if (const int at = column(s, token); at >= 0) row[at] = -INFINITY;
       }
     }
-    s.selector->select(logits, n, k, selected_);
+    s.selector->select(row, width, k, selected_);
     for (int at : selected_) {
-      const int token = ids == nullptr ? at : (*ids)[at];
-      candidates_.push_back({s.live[b].log_prob + logits[at] - log_z, static_cast<int>(b), token});
+      const int token = shortlist_ ? s.ids[at] : at;
+      candidates_.push_back({s.live[b].log_prob + row[at] - log_z, static_cast<int>(b), token});
     }
   }
   std::stable_sort(candidates_.begin(), candidates_.end(),
@@ -340,8 +375,10 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
 std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const std::vector<const Matrix*>& encoder_outs,
                                                  const std::vector<int>& max_lengths, const SearchOptions& options,
                                                  SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist,
-                                                 std::vector<std::vector<int>> prefixes) {
-  BeamSearch search(model, encoder_outs, max_lengths, options, probes, std::move(shortlist), std::move(prefixes));
+                                                 std::vector<std::vector<int>> prefixes,
+                                                 std::vector<std::vector<int>> candidates) {
+  BeamSearch search(model, encoder_outs, max_lengths, options, probes, std::move(shortlist), std::move(prefixes),
+                    std::move(candidates));
   while (!search.done()) search.step();
   return search.finish();
 }

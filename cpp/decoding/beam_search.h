@@ -65,11 +65,17 @@ class BeamSearch {
   /// `options` must be valid (check_options in cpp/options.h): sampling with beam_size 1. With a
   /// shortlist (Transformer::shortlist of these sentences' sources), only its candidates are scored.
   /// `prefixes`, empty or one per sentence, holds each sentence's forced target prefix [P_i] (target
-  /// ids without eos, P_i < max_lengths[i]; with a shortlist, each among its candidates): its output
-  /// starts with them. Raises Error(kInvalidInput) for a prefix that breaks these rules.
+  /// ids without eos, P_i < max_lengths[i]; with a shortlist, each among its sentence's candidates):
+  /// its output starts with them. `candidates`, empty or one per sentence (only with a shortlist),
+  /// holds each sentence's own candidate ids [n_i], ascending, a subset of shortlist->ids: the
+  /// decoder computes the logits of all the shortlist's columns once per step, and each sentence's
+  /// rows are normalized and searched over its own n_i columns only, so that a sentence decodes bit
+  /// for bit as it would alone with shortlist = its candidates. Empty: every sentence has all the
+  /// shortlist's columns. Raises Error(kInvalidInput) for a prefix or candidate list that breaks
+  /// these rules.
   BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
              SearchOptions options, SearchProbes probes = {}, std::shared_ptr<const OutputShortlist> shortlist = nullptr,
-             std::vector<std::vector<int>> prefixes = {});
+             std::vector<std::vector<int>> prefixes = {}, std::vector<std::vector<int>> candidates = {});
   ~BeamSearch();
   BeamSearch(BeamSearch&&) noexcept;
   BeamSearch& operator=(BeamSearch&&) noexcept;
@@ -96,7 +102,8 @@ class BeamSearch {
   // The parts of step(), in order: bookkeeping of the rows to feed, scoring (the seam of
   // token_selection.h), pruning and finishing, slot bookkeeping, stopping.
   int collect_rows();
-  int column(int token) const;
+  void set_candidates(Sentence& s, std::vector<int> ids) const;
+  int column(const Sentence& s, int token) const;
   void propose(Sentence& s, float* logits, int n);
   void extend(Sentence& s);
   void assign_slots(Sentence& s);
@@ -115,6 +122,7 @@ class BeamSearch {
   std::vector<float*> weight_rows_, residual_rows_;
   // Scratch of the candidate selection, kept between steps.
   std::vector<int> selected_, homeless_, tail_, banned_;
+  std::vector<float> row_;  // [n_i] one row's logits over its sentence's own candidates
   std::vector<char> claimed_;
   std::vector<Candidate> candidates_;
   std::vector<Live> next_;
@@ -125,6 +133,7 @@ std::vector<std::vector<Hypothesis>> beam_search(const Transformer& model, const
                                                  const std::vector<int>& max_lengths, const SearchOptions& options,
                                                  SearchProbes probes = {},
                                                  std::shared_ptr<const OutputShortlist> shortlist = nullptr,
-                                                 std::vector<std::vector<int>> prefixes = {});
+                                                 std::vector<std::vector<int>> prefixes = {},
+                                                 std::vector<std::vector<int>> candidates = {});
 
 }  // namespace crossattn

@@ -1,13 +1,15 @@
-// Batched decoding, the allocation-free decoding step and forced target prefixes (prefix decoding),
-// on the shipped models.
+// Batched decoding (with and without the lexical shortlist), the allocation-free decoding step and
+// forced target prefixes (prefix decoding), on the shipped models.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <new>
 
 #include <gtest/gtest.h>
 
+#include "decoding/beam_search.h"
 #include "error.h"
 #include "model/model_file.h"
 #include "model/transformer.h"
@@ -185,6 +187,83 @@ TEST(TargetPrefix, PrefixesThatDoNotMatchTheTextsAreInvalidInput) {
             (std::vector<std::string>{"Ein", ""}));
   EXPECT_THROW(options_from_json(nlohmann::json::parse(R"({"targetPrefix": "Ein"})")), Error);
   EXPECT_THROW(options_from_json(nlohmann::json::parse(R"({"targetPrefix": [1]})")), Error);
+}
+
+// With the lexical shortlist (on by default, shipped with the general models), a batch's decoder
+// step scores the union of its texts' candidates, and each text is searched over its own: so a batch
+// gives each text exactly the ids and log-probabilities of translating it alone, greedy and beam,
+// also with a forced prefix whose pieces are outside another text's shortlist.
+TEST(ShortlistBatch, EachTextDecodesAsAloneOverItsOwnCandidates) {
+  const std::string path = std::string(CROSSATTN_MODELS_DIR) + "/general-en-de/general-en-de.int8.crossattn";
+  const Translator translator = Translator::from_file(path);
+  const auto bytes = testing::read_bytes(path);
+  ModelFile file = ModelFile::parse(bytes.data(), bytes.size());
+  const Transformer model(file.config, std::move(file.weights));
+  ASSERT_TRUE(model.has_shortlist());
+  const std::vector<std::string> texts = {
+      "The committee approved the budget after a long debate on Tuesday.", "",
+      "Scientists discovered a new species of frog in the rainforest.",
+      "Please turn off your phone before the concert begins.",
+      "The bridge was closed because of strong winds and heavy rain.",
+      "She bought three apples, a loaf of bread and some cheese."};
+  // The test decides something only if each text's own candidates are fewer than the batch's.
+  std::vector<const std::vector<int>*> sources;
+  const auto plain = translator.translate_batch(texts, {});
+  for (const Translation& r : plain) {
+    if (!r.source_ids.empty()) sources.push_back(&r.source_ids);
+  }
+  const size_t all = model.shortlist(sources).ids.size();
+  for (const std::vector<int>* source : sources) ASSERT_LT(model.shortlist({source}).ids.size(), all);
+  for (int beam_size : {1, 4}) {
+    for (bool prefixed : {false, true}) {
+      TranslateOptions o;
+      o.beam_size = o.n_best = beam_size;
+      if (prefixed) o.target_prefix = {"Quokkas Zyxw", "", "", "Bitte", "", ""};
+      const auto batch = translator.translate_batch(texts, o);
+      ASSERT_EQ(batch.size(), texts.size());
+      for (size_t i = 0; i < texts.size(); ++i) {
+        TranslateOptions one_options = o;
+        if (prefixed) one_options.target_prefix = {o.target_prefix[i]};
+        const Translation one = translator.translate(texts[i], one_options);
+        EXPECT_EQ(batch[i].target_ids, one.target_ids) << texts[i] << " beam " << beam_size;
+        EXPECT_EQ(batch[i].token_log_probs, one.token_log_probs) << texts[i] << " beam " << beam_size;
+        EXPECT_EQ(batch[i].log_prob, one.log_prob);
+        EXPECT_EQ(batch[i].score, one.score);
+        ASSERT_EQ(batch[i].hypotheses.size(), one.hypotheses.size());
+        for (size_t h = 0; h < one.hypotheses.size(); ++h) {
+          EXPECT_EQ(batch[i].hypotheses[h].target_ids, one.hypotheses[h].target_ids) << texts[i] << " n-best " << h;
+          EXPECT_EQ(batch[i].hypotheses[h].log_prob, one.hypotheses[h].log_prob);
+        }
+      }
+    }
+  }
+}
+
+// A search's per-sentence candidate lists must be ascending ids of its shortlist, one per sentence.
+TEST(ShortlistBatch, CandidateListsOutsideTheShortlistAreInvalidInput) {
+  const std::string path = std::string(CROSSATTN_MODELS_DIR) + "/general-en-de/general-en-de.int8.crossattn";
+  const auto bytes = testing::read_bytes(path);
+  ModelFile file = ModelFile::parse(bytes.data(), bytes.size());
+  const Transformer model(file.config, std::move(file.weights));
+  const std::vector<int> source = {10, 11, 12, model.config().source_eos_id};
+  const Matrix encoder_out = model.encode(source);
+  auto shortlist = std::make_shared<const OutputShortlist>(model.shortlist({&source}));
+  const std::vector<int>& ids = shortlist->ids;
+  ASSERT_GE(ids.size(), 3u);
+  auto search = [&](std::vector<std::vector<int>> candidates) {
+    return beam_search(model, {&encoder_out}, {8}, SearchOptions{}, {}, shortlist, {}, std::move(candidates));
+  };
+  const std::vector<std::vector<int>> bad = {{ids[1], ids[0]}, {ids[0], ids[0]}, {}, {model.config().vocab_size}};
+  for (const std::vector<int>& list : bad) {
+    try {
+      search({list});
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidInput) << e.what();
+    }
+  }
+  EXPECT_THROW(search({ids, ids}), Error);  // two lists for one sentence
+  EXPECT_EQ(search({ids}).front().front().ids, search({}).front().front().ids);
 }
 
 }  // namespace

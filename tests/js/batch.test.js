@@ -4,7 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InputTooLongError, InvalidInputError, Translator, splitSentences } from '../../dist/index.js';
 import { readLines } from '../../tools/bleu.js';
-import { DATA, INT8_MODEL, MODEL, NATIVE_CLI } from './paths.js';
+import { DATA, INT8_MODEL, MODEL, NATIVE_CLI, ROOT } from './paths.js';
+
+const GENERAL_INT8_MODEL = `${ROOT}models/general-en-de/general-en-de.int8.crossattn`;
 
 let translator;
 beforeAll(async () => { translator = await Translator.load(MODEL); });
@@ -35,6 +37,31 @@ describe('translateBatch', () => {
     expect((await translator.translateBatch([])).length).toBe(0);
     expect((await translator.translateBatch(['A dog.']))[0].text).toBe((await translator.translate('A dog.')).text);
   });
+});
+
+describe('translateBatch with the lexical shortlist', () => {
+  // The general models ship a shortlist, on by default: a batch scores the union of its texts'
+  // candidates once per step, and each text is searched over its own, so it equals translating it alone.
+  test('equals translate per text on FLORES dev sentences in batches of 16: 200 greedy, 48 with beam 4', async () => {
+    const general = await Translator.load(GENERAL_INT8_MODEL);
+    try {
+      for (const [beamSize, count] of [[1, 200], [4, 48]]) {
+        const texts = readLines(`${DATA}/flores-dev/dev.en`).slice(0, count);
+        const options = { attention: false, beamSize };
+        const batch = [];
+        for (let i = 0; i < texts.length; i += 16) batch.push(...await general.translateBatch(texts.slice(i, i + 16), options));
+        const differ = { ids: [], logProbs: [] };  // indices of the texts whose batch result differs
+        for (let i = 0; i < texts.length; ++i) {
+          const one = await general.translate(texts[i], options);
+          if (batch[i].text !== one.text || JSON.stringify(batch[i].targetIds) !== JSON.stringify(one.targetIds)) differ.ids.push(i);
+          if (batch[i].logProb !== one.logProb || JSON.stringify(batch[i].tokenLogProbs) !== JSON.stringify(one.tokenLogProbs)) differ.logProbs.push(i);
+        }
+        expect(differ, `beam ${beamSize}`).toEqual({ ids: [], logProbs: [] });
+      }
+    } finally {
+      general.dispose();
+    }
+  }, 300_000);
 });
 
 describe('splitSentences', () => {
