@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 #include "decoding/beam_search.h"
 #include "decoding/confidence.h"
@@ -43,16 +42,8 @@ Translator Translator::from_bytes(const FileBytes& bytes, size_t size) {
 }
 
 Translator Translator::from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw Error(ErrorCode::kModelFormat, "cannot open model file '" + path + "'");
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw Error(ErrorCode::kModelFormat, "cannot read model file '" + path + "'");
-  std::shared_ptr<uint8_t> bytes = allocate_file_bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char*>(bytes.get()), size)) {
-    throw Error(ErrorCode::kModelFormat, "cannot read model file '" + path + "'");
-  }
-  return from_bytes(bytes, static_cast<size_t>(size));
+  ModelFileBytes file = read_model_file(path);  // the file's type and size first (model/model_file.h)
+  return from_bytes(file.bytes, file.size);
 }
 
 const ModelConfig& Translator::config() const { return model_->config(); }

@@ -96,7 +96,8 @@ class Translator {
   static Translator from_bytes(const FileBytes& bytes, size_t size);
   /// The same from a copy of `size` bytes at `data`, which need not outlive the call.
   static Translator from_bytes(const uint8_t* data, size_t size);
-  /// The same from a file; Error(kModelFormat) when it cannot be read.
+  /// The same from a file, read by read_model_file (model/model_file.h): Error(kLoad) for a path that
+  /// is missing, not a regular file (a FIFO, a folder) or over 1 GiB, before anything is read.
   static Translator from_file(const std::string& path);
 
   Translator(Translator&&) noexcept;

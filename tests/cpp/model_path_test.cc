@@ -17,6 +17,7 @@
 #include "model/model_file.h"
 #include "model/safetensors.h"
 #include "test_util.h"
+#include "translator.h"
 
 namespace crossattn {
 namespace {
@@ -64,6 +65,13 @@ TEST_F(ModelPathTest, OnlyARegularFileOfAtMostOneGibIsRead) {
   expect_refused("/dev/zero", ErrorCode::kLoad, " is not a regular file");
   expect_refused(sparse, ErrorCode::kLoad, " is 1073741825 bytes; files above 1073741824 bytes (1 GiB) are refused");
   expect_refused(dir + "/missing.crossattn", ErrorCode::kLoad, " does not exist");
+  // The C++ API's Translator::from_file reads through the same door.
+  try {
+    Translator::from_file(fifo);
+    ADD_FAILURE() << fifo << " was loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kLoad) << e.what();
+  }
 }
 
 TEST_F(ModelPathTest, TheModelFileReadsWhole) {
