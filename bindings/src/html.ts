@@ -250,6 +250,39 @@ function build(seg: Segment, units: Unit[], translated: Map<T.Element, Map<strin
   return out;
 }
 
+/** Elements that start a new scope of formatting elements in HTML's parser (a marker): a link inside may nest in an outer one. */
+const FORMATTING_SCOPE = new Set(['td', 'th', 'caption', 'object', 'marquee', 'applet', 'template']);
+
+/**
+ * Moves every <a> that the parser put inside another <a> to just after its outermost <a> ancestor.
+ * Markup cannot say a link inside a link: the tree `<b><a><table><a>` builds (the table's <a> is
+ * foster-parented into the first) is written `<a><a></a>...</a>`, which a browser re-reads as two
+ * sibling links, so the output would not re-parse to the tree written. Iterative, like html-depth.ts.
+ * A link inside a table cell, caption, object, marquee, applet or template's content is left where it
+ * is: the parser starts a new scope of formatting elements there (a marker, HTML Standard 13.2.4.3,
+ * "the list of active formatting elements"), so the nesting re-parses as written.
+ */
+function unnestLinks(root: T.ParentNode): void {
+  const nested: [T.Element, T.Element][] = [];  // [inner <a>, its outermost <a> ancestor], document order
+  const stack: [T.ParentNode, T.Element | undefined][] = [[root, undefined]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, link] = top;
+    if ('content' in node && node.content) stack.push([node.content as T.DocumentFragment, undefined]);
+    for (const child of [...node.childNodes].reverse()) {
+      if (!isElement(child)) continue;
+      const isLink = child.tagName === 'a' && child.namespaceURI === 'http://www.w3.org/1999/xhtml';
+      if (isLink && link) nested.push([child, link]);
+      stack.push([child, FORMATTING_SCOPE.has(child.tagName) ? undefined : link ?? (isLink ? child : undefined)]);
+    }
+  }
+  for (const [inner, outer] of nested.reverse()) {
+    adapter.detachNode(inner);
+    const after = outer.parentNode!.childNodes[outer.parentNode!.childNodes.indexOf(outer) + 1];
+    if (after) adapter.insertBefore(outer.parentNode!, inner, after);
+    else adapter.appendChild(outer.parentNode!, inner);
+  }
+}
+
 /**
  * Translates the HTML fragment `html` (source language `lang`) with `translate`, keeping its
  * markup: block structure as it is, inline elements on the aligned target words. Returns the
@@ -261,6 +294,7 @@ export async function translateHtml(html: string, lang: string, translate: Align
   checkWellFormed(html, 'the HTML');
   const root = parseFragment(html, { sourceCodeLocationInfo: true });
   checkHtmlDepth(root);
+  unnestLinks(root);
   const restoreRawText = holdRawText(root, html);
   const { segments, attributes } = collect(root, lang);
   const sentences: string[] = [];

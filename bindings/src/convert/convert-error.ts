@@ -12,8 +12,28 @@ export class ConvertError extends CrossattnError {
   readonly field: string;
 
   constructor(file: string, field: string, message: string) {
-    super(`${file}: ${field}: ${message}`);
+    super(oneLine(`${file}: ${shorten(field)}: ${message}`));
     this.file = file;
     this.field = field;
   }
 }
+
+/** A name read from a damaged file (a zip member, a tensor name) cut to 200 characters for the message. */
+const shorten = (field: string) => (field.length > 200 ? `${field.slice(0, 200)}...` : field);
+
+/** Control characters (a newline in a damaged file's tensor name) written as \xNN, so the message stays one line. */
+const oneLine = (text: string) => text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+/** A value read from an input file, for a message: its JSON (cut to 100 characters), whatever its type. */
+export function shown(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? typeof value : json.length > 100 ? `${json.slice(0, 100)}...` : json;
+  } catch {
+    return typeof value;
+  }
+}
+
+/** Whether `value` is a JSON object (not null, not an array). */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,7 +5,7 @@
  * engine does not compute is a ConvertError naming model.yml and the option, never a silently
  * different model.
  */
-import { ConvertError } from './convert-error.js';
+import { ConvertError, shown } from './convert-error.js';
 
 /** What the converter needs from model.yml. */
 export interface MarianArchitecture {
@@ -44,30 +44,45 @@ const MUST_BE_FALSE: Record<string, string> = {
   'layer-normalization': 'layer-normalized RNN cells',
 };
 
+/**
+ * The largest sizes a crossattn model file may declare (cpp/model/config.cc kMaxLayers, kMaxDModel,
+ * kMaxHeads, kMaxDff): a larger one could only fail later, after building every layer's tensor list
+ * (a fuzzed dec-depth of 2^53 ran out of memory doing so).
+ */
+const LIMITS: Record<string, number> = {
+  'enc-depth': 64, 'dec-depth': 64, 'dim-emb': 1 << 14, 'transformer-heads': 256, 'transformer-dim-ffn': 1 << 16,
+  'transformer-decoder-dim-ffn': 1 << 16,
+};
+const MAX_VOCAB = 1 << 20;
+
 function int(yml: Options, key: string, file: string, fallback?: number): number {
   const value = yml[key] ?? fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new ConvertError(file, key, value === undefined ? 'missing' : `is ${JSON.stringify(value)}, not a count`);
+  const max = LIMITS[key] ?? Number.MAX_SAFE_INTEGER;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+    throw new ConvertError(file, key, value === undefined ? 'missing' : `is ${JSON.stringify(value)}, not a count in 0..${max}`);
   }
   return value;
 }
 
-function str(yml: Options, key: string, fallback: string): string {
+/** A string option (a YAML scalar: a number or boolean is read as its text, null as ''). */
+function str(yml: Options, key: string, fallback: string, file: string): string {
   const value = yml[key] ?? fallback;
-  return value === null ? '' : String(value);
+  if (value === null) return '';
+  if (typeof value === 'object' || typeof value === 'function') throw new ConvertError(file, key, `is ${shown(value)}, not a string`);
+  return String(value);
 }
 
 /** The letters of a transformer-*process string without 'd' (dropout, a no-op when translating). */
-const ops = (yml: Options, key: string) => str(yml, key, '').replace(/d/g, '');
+const ops = (yml: Options, key: string, file: string) => str(yml, key, '', file).replace(/d/g, '');
 
 function checkNorms(yml: Options, file: string): void {
-  if (ops(yml, 'transformer-preprocess') !== '' || ops(yml, 'transformer-postprocess') !== 'an') {
-    throw new ConvertError(file, 'transformer-preprocess', `is '${str(yml, 'transformer-preprocess', '')}' with transformer-postprocess ` +
-      `'${str(yml, 'transformer-postprocess', '')}': only post-norm ('' and 'dan') is supported; Marian's pre-norm ('n', 'da') ` +
+  if (ops(yml, 'transformer-preprocess', file) !== '' || ops(yml, 'transformer-postprocess', file) !== 'an') {
+    throw new ConvertError(file, 'transformer-preprocess', `is '${str(yml, 'transformer-preprocess', '', file)}' with transformer-postprocess ` +
+      `'${str(yml, 'transformer-postprocess', '', file)}': only post-norm ('' and 'dan') is supported; Marian's pre-norm ('n', 'da') ` +
       'computes attention keys and values from the un-normalized stream (docs/bergamot.md), which crossattn does not');
   }
   for (const key of ['transformer-postprocess-emb', 'transformer-postprocess-top']) {
-    if (ops(yml, key) !== '') throw new ConvertError(file, key, `is '${str(yml, key, '')}': only '' or 'd' is supported (no extra layer norm)`);
+    if (ops(yml, key, file) !== '') throw new ConvertError(file, key, `is '${str(yml, key, '', file)}': only '' or 'd' is supported (no extra layer norm)`);
   }
 }
 
@@ -92,10 +107,10 @@ function checkUnsupported(yml: Options, file: string): void {
 }
 
 function decoderKind(yml: Options, file: string): 'self-attention' | 'ssru' {
-  const autoreg = str(yml, 'transformer-decoder-autoreg', 'self-attention');
+  const autoreg = str(yml, 'transformer-decoder-autoreg', 'self-attention', file);
   if (autoreg === 'self-attention') return 'self-attention';
   if (autoreg === 'rnn') {
-    const cell = str(yml, 'dec-cell', 'gru');
+    const cell = str(yml, 'dec-cell', 'gru', file);
     if (cell !== 'ssru') throw new ConvertError(file, 'dec-cell', `is '${cell}': of the decoder RNN cells only 'ssru' is supported`);
     return 'ssru';
   }
@@ -113,13 +128,13 @@ export function readMarianArchitecture(yml: Options, file: string): MarianArchit
   if (yml.type !== 'transformer') throw new ConvertError(file, 'type', `is ${JSON.stringify(yml.type)}: only 'transformer' is supported`);
   checkNorms(yml, file);
   checkUnsupported(yml, file);
-  const activation = str(yml, 'transformer-ffn-activation', 'swish');
+  const activation = str(yml, 'transformer-ffn-activation', 'swish', file);
   if (activation !== 'relu' && activation !== 'swish') {
     throw new ConvertError(file, 'transformer-ffn-activation', `is '${activation}': only relu and swish are supported (Marian's gelu is x·sigmoid(1.702x))`);
   }
   const dimVocabs = yml['dim-vocabs'];
-  if (!Array.isArray(dimVocabs) || dimVocabs.length !== 2 || !dimVocabs.every((v) => Number.isInteger(v) && v > 0)) {
-    throw new ConvertError(file, 'dim-vocabs', `is ${JSON.stringify(dimVocabs)}: expected [source size, target size]`);
+  if (!Array.isArray(dimVocabs) || dimVocabs.length !== 2 || !dimVocabs.every((v) => Number.isInteger(v) && v > 0 && v <= MAX_VOCAB)) {
+    throw new ConvertError(file, 'dim-vocabs', `is ${JSON.stringify(dimVocabs)}: expected [source size, target size], each in 1..${MAX_VOCAB}`);
   }
   const dModel = int(yml, 'dim-emb', file), nHeads = int(yml, 'transformer-heads', file);
   if (nHeads === 0 || dModel % nHeads !== 0) throw new ConvertError(file, 'transformer-heads', `${nHeads} heads do not divide dim-emb ${dModel}`);

@@ -10,7 +10,7 @@
  * embedding (pad, whose row OPUS-MT conversions leave zero), logits plus final_logits_bias.
  */
 import { basename } from 'node:path';
-import { ConvertError } from './convert-error.js';
+import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import type { ConvertOptions, ModelConfigJson, Provenance } from './model-file.js';
 
 /** The fields of config.json this converter reads (MarianConfig's names). */
@@ -33,8 +33,14 @@ const DEFAULTS = { d_model: 1024, encoder_layers: 12, decoder_layers: 12, encode
   encoder_ffn_dim: 4096, decoder_ffn_dim: 4096, activation_function: 'gelu', scale_embedding: false, max_position_embeddings: 1024,
   vocab_size: 58101, share_encoder_decoder_embeddings: true, pad_token_id: 58100, eos_token_id: 0, tie_word_embeddings: true };
 
-function positiveInt(value: unknown, file: string, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw new ConvertError(file, field, `must be a positive integer, is ${JSON.stringify(value)}`);
+/** The largest sizes a crossattn model file may declare (cpp/model/config.cc kMaxLayers, kMaxDModel, kMaxHeads, kMaxDff, kMaxPositions, kMaxVocab). */
+const LIMITS = { d_model: 1 << 14, encoder_layers: 64, decoder_layers: 64, encoder_attention_heads: 256, encoder_ffn_dim: 1 << 16,
+  max_position_embeddings: 1 << 16, vocab_size: 1 << 20 } as const;
+
+function positiveInt(value: unknown, file: string, field: keyof typeof LIMITS): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > LIMITS[field]) {
+    throw new ConvertError(file, field, `must be an integer in 1..${LIMITS[field]}, is ${shown(value)}`);
+  }
   return value;
 }
 
@@ -45,8 +51,9 @@ function positiveInt(value: unknown, file: string, field: string): number {
  *   pre-norm or embedding-norm variant, an activation crossattn lacks, encoder and decoder sizes that differ.
  */
 export function readMarianConfig(raw: MarianConfigJson, file: string): Required<Pick<MarianConfigJson, keyof typeof DEFAULTS>> & MarianConfigJson {
+  if (!isJsonObject(raw as unknown)) throw new ConvertError(file, 'config', `is ${shown(raw)}, not a JSON object`);
   if (raw.model_type !== 'marian') throw new ConvertError(file, 'model_type', `is ${JSON.stringify(raw.model_type)}; crossattn converts "marian" (MarianMTModel) only`);
-  if (raw.architectures && !raw.architectures.includes('MarianMTModel')) {
+  if (raw.architectures !== undefined && !(Array.isArray(raw.architectures) && raw.architectures.includes('MarianMTModel'))) {
     throw new ConvertError(file, 'architectures', `is ${JSON.stringify(raw.architectures)}; crossattn converts MarianMTModel only`);
   }
   const c = { ...DEFAULTS, ...raw };
@@ -54,11 +61,11 @@ export function readMarianConfig(raw: MarianConfigJson, file: string): Required<
   if (c.normalize_embedding) throw new ConvertError(file, 'normalize_embedding', 'is true: an embedding layer norm, which MarianMTModel does not compute');
   if (c.add_final_layer_norm) throw new ConvertError(file, 'add_final_layer_norm', 'is true, which MarianMTModel does not compute');
   if (c.static_position_embeddings === false) throw new ConvertError(file, 'static_position_embeddings', 'is false: learned positions, which crossattn lacks');
-  if (!(c.activation_function in ACTIVATIONS)) {
+  if (typeof c.activation_function !== 'string' || !Object.hasOwn(ACTIVATIONS, c.activation_function)) {
     throw new ConvertError(file, 'activation_function', `is ${JSON.stringify(c.activation_function)}; crossattn computes swish (silu), relu and gelu`);
   }
   for (const [a, b] of [['encoder_attention_heads', 'decoder_attention_heads'], ['encoder_ffn_dim', 'decoder_ffn_dim']] as const) {
-    if (c[a] !== c[b]) throw new ConvertError(file, b, `is ${c[b]} but ${a} is ${c[a]}; crossattn needs them equal`);
+    if (c[a] !== c[b]) throw new ConvertError(file, b, `is ${shown(c[b])} but ${a} is ${shown(c[a])}; crossattn needs them equal`);
   }
   for (const f of ['d_model', 'encoder_layers', 'decoder_layers', 'encoder_attention_heads', 'encoder_ffn_dim', 'max_position_embeddings', 'vocab_size'] as const) {
     positiveInt(c[f], file, f);
@@ -85,8 +92,13 @@ export function identify(folder: string, options: ConvertOptions, tokenizerConfi
   const opusSegment = segments.reverse().find((s) => s.includes('opus-mt-'));
   const name = options.name ?? (opusSegment ? opusSegment.slice(opusSegment.indexOf('opus-mt-')) : basename(folder));
   const fromName = languagesOfName(name);
-  const sourceLang = options.sourceLang ?? fromName?.sourceLang ?? tokenizerConfig.source_lang;
-  const targetLang = options.targetLang ?? fromName?.targetLang ?? tokenizerConfig.target_lang;
+  // tokenizer_config.json is any JSON: only a string value names a language.
+  const fromConfig = (key: 'source_lang' | 'target_lang') => {
+    const value: unknown = isJsonObject(tokenizerConfig) ? tokenizerConfig[key] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const sourceLang = options.sourceLang ?? fromName?.sourceLang ?? fromConfig('source_lang');
+  const targetLang = options.targetLang ?? fromName?.targetLang ?? fromConfig('target_lang');
   if (!sourceLang || !targetLang) {
     throw new ConvertError(folder, 'source_lang', 'the languages are not in the folder name (opus-mt-SRC-TGT) nor tokenizer_config.json: give --from and --to');
   }
@@ -116,10 +128,10 @@ export function crossattnConfig(c: ReturnType<typeof readMarianConfig>, facts: M
   const shared = c.share_encoder_decoder_embeddings !== false;
   const targetSize = shared ? c.vocab_size : (c.decoder_vocab_size ?? c.vocab_size);
   if (targetVocab.length !== targetSize) {
-    throw new ConvertError(file, shared ? 'vocab_size' : 'decoder_vocab_size', `is ${targetSize} but the target vocabulary lists ${targetVocab.length} pieces`);
+    throw new ConvertError(file, shared ? 'vocab_size' : 'decoder_vocab_size', `is ${shown(targetSize)} but the target vocabulary lists ${targetVocab.length} pieces`);
   }
   if (sourceVocab && sourceVocab.length !== c.vocab_size) {
-    throw new ConvertError(file, 'vocab_size', `is ${c.vocab_size} but the source vocabulary (vocab.json) lists ${sourceVocab.length} pieces`);
+    throw new ConvertError(file, 'vocab_size', `is ${shown(c.vocab_size)} but the source vocabulary (vocab.json) lists ${sourceVocab.length} pieces`);
   }
   const special = (vocab: string[], piece: string, field: string) => {
     const id = vocab.indexOf(piece);
@@ -127,7 +139,7 @@ export function crossattnConfig(c: ReturnType<typeof readMarianConfig>, facts: M
     return id;
   };
   const inRange = (id: number, field: string) => {
-    if (!Number.isInteger(id) || id < 0 || id >= targetSize) throw new ConvertError(file, field, `is ${id}, outside the target vocabulary [0, ${targetSize})`);
+    if (!Number.isInteger(id) || id < 0 || id >= targetSize) throw new ConvertError(file, field, `is ${shown(id)}, outside the target vocabulary [0, ${targetSize})`);
     return id;
   };
   const config: ModelConfigJson = {

@@ -4,7 +4,7 @@
  * the check that a position table is MarianSinusoidalPositionalEmbedding's, and vocab.json.
  */
 import { readFileSync } from 'node:fs';
-import { ConvertError } from './convert-error.js';
+import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
 
 /** `model.decoder.layers.0.encoder_attn.k_proj.weight` -> `decoder.layers.0.cross_attn.k_proj.weight`. */
@@ -66,11 +66,12 @@ export function readVocabJson(path: string): string[] {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     throw new ConvertError(path, 'vocab', missing ? 'missing: the folder needs it' : `not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  if (!isJsonObject(raw)) throw new ConvertError(path, 'vocab', `is ${shown(raw)}, not a JSON object of piece ids`);
   const entries = Object.entries(raw);
   const pieces: string[] = new Array(entries.length);
   for (const [piece, id] of entries) {
     if (!Number.isInteger(id) || id < 0 || id >= entries.length || pieces[id] !== undefined) {
-      throw new ConvertError(path, piece, `has id ${id}; the ids must be 0 .. ${entries.length - 1}, each once`);
+      throw new ConvertError(path, piece, `has id ${shown(id)}; the ids must be 0 .. ${entries.length - 1}, each once`);
     }
     pieces[id] = piece;
   }

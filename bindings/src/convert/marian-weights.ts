@@ -130,6 +130,8 @@ export function addParameter(tensors: Map<string, Tensor>, item: MarianItem, nam
     throw new ConvertError(file, item.name, `has shape [${item.shape}], model.yml implies [${marianShape(role, shape)}]`);
   }
   if (item.type === MarianType.float32) {
+    const bytes = 4 * shape.reduce((a, b) => a * b, 1);
+    if (item.bytes.length < bytes) throw new ConvertError(file, item.name, `float32 data holds ${item.bytes.length} bytes, [${item.shape}] needs ${bytes}`);
     tensors.set(name, floatTensor(item, role, shape));
   } else if (item.type === MarianType.intgemm8 && role !== 'vector') {
     const [weight, scale] = int8Tensors(item, role, shape, file);

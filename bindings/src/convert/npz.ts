@@ -27,6 +27,7 @@ const ITEM_SIZE: Record<string, number> = { '<f4': 4, '<f2': 2, '|i1': 1, '<i1':
 export function parseNpy(bytes: Uint8Array, file: string, name: string): NpyArray {
   if (bytes.length < 10 || MAGIC.some((b, i) => bytes[i] !== b)) throw new ConvertError(file, name, 'not a .npy array (bad magic)');
   const major = bytes[6];
+  if (major < 1 || major > 3) throw new ConvertError(file, name, `.npy format version ${major} is not 1, 2 or 3`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const lengthBytes = major === 1 ? 2 : 4;
   const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
@@ -43,6 +44,7 @@ export function parseNpy(bytes: Uint8Array, file: string, name: string): NpyArra
   const itemSize = ITEM_SIZE[descr];
   if (itemSize === undefined) throw new ConvertError(file, name, `dtype ${descr} is not supported (float32, float16 or int8)`);
   const shape = shapeText.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
+  if (!shape.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new ConvertError(file, name, `shape (${shapeText}) is not a tuple of sizes`);
   const size = shape.reduce((a, b) => a * b, 1) * itemSize;
   if (dataStart + size > bytes.length) {
     throw new ConvertError(file, name, `truncated: shape [${shape}] needs ${size} bytes of data, the file has ${bytes.length - dataStart}`);

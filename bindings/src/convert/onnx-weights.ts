@@ -78,6 +78,7 @@ class GraphWeights {
     const base = node.inputs[1].replace(/_quantized$/, '');
     const scale = this.init(`${base}_scale`, name).data as Float32Array;
     const zeroPoint = node.inputs[3] ? this.init(node.inputs[3], name).data : new Int8Array(1);
+    if (q.dims.length !== 2) throw new ConvertError(this.file, name, `'${node.inputs[1]}' has dims [${q.dims}], not a matrix`);
     const [inputs, outputs] = q.dims;
     const exact = q.data instanceof Int8Array && zeroPoint.every((z) => z === 0) && !q.data.includes(-128) && (scale.length === outputs || scale.length === 1);
     const rowScale = Float32Array.from({ length: outputs }, (_, j) => scale[scale.length === 1 ? 0 : j]);

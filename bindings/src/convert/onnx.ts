@@ -69,10 +69,21 @@ interface RawTensor { name: string; dims: Long[]; data_type: number; float_data:
 interface RawNode { name: string; op_type: string; input: string[]; output: string[]; attribute: { name: string; i?: Long; ints: Long[]; g?: RawGraph; graphs: RawGraph[] }[] }
 interface RawGraph { node: RawNode[]; initializer: RawTensor[] }
 
+/** Bytes per element of the data types read here. */
+const ELEMENT_SIZE: Record<number, number> = { [FLOAT]: 4, [UINT8]: 1, [INT8]: 1, [INT32]: 4, [INT64]: 8 };
+
 function tensorOf(t: RawTensor, file: string): OnnxTensor | undefined {
   const dims = t.dims.map(num);
   if (t.data_location === 1) throw new ConvertError(file, t.name, 'is stored in an external data file, which crossattn does not read');
+  const size = ELEMENT_SIZE[t.data_type];
+  if (size === undefined) return undefined;  // other dtypes (e.g. bool, float16 constants) are not weights read here
   const raw = t.raw_data && t.raw_data.length ? new Uint8Array(t.raw_data) : undefined;  // an aligned copy
+  const listed = t.data_type === FLOAT ? t.float_data : t.data_type === INT64 ? t.int64_data : t.int32_data;
+  const stored = raw ? raw.length / size : listed.length;
+  // A damaged file's dims may be negative, huge, or disagree with the data: each is refused here, before a reader loops over them.
+  if (!dims.every((d) => Number.isSafeInteger(d) && d >= 0) || dims.reduce((a, b) => a * b, 1) !== stored) {
+    throw new ConvertError(file, t.name, `dims [${dims}] do not hold the ${Number.isInteger(stored) ? stored : `${raw!.length} bytes of`} values stored`);
+  }
   switch (t.data_type) {
     case FLOAT: return { name: t.name, dims, data: raw ? new Float32Array(raw.buffer) : Float32Array.from(t.float_data) };
     case UINT8: return { name: t.name, dims, data: raw ?? Uint8Array.from(t.int32_data) };
@@ -82,7 +93,7 @@ function tensorOf(t: RawTensor, file: string): OnnxTensor | undefined {
       const values = raw ? Array.from(new BigInt64Array(raw.buffer), Number) : t.int64_data.map(num);
       return { name: t.name, dims, data: Int32Array.from(values) };
     }
-    default: return undefined;  // other dtypes (e.g. bool, float16 constants) are not weights read here
+    default: return undefined;
   }
 }
 

@@ -5,7 +5,7 @@
  * `__metadata__` map of strings. Hugging Face's `model.safetensors` is one.
  */
 import { readFileSync } from 'node:fs';
-import { ConvertError } from './convert-error.js';
+import { ConvertError, isJsonObject as isObject, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
 
 const ELEMENT_SIZE: Record<string, number> = { F32: 4, F16: 2, BF16: 2, I8: 1, U8: 1, I32: 4, I64: 8, F64: 8 };
@@ -30,6 +30,10 @@ function tensorOf(bytes: Uint8Array, dtype: string, shape: number[], file: strin
   }
 }
 
+/** Whether `v` is a list of at most `max` non-negative safe integers. */
+const isSizes = (v: unknown, max: number): v is number[] =>
+  Array.isArray(v) && v.length <= max && v.every((x) => Number.isSafeInteger(x) && x >= 0);
+
 /**
  * The tensors of the safetensors file at `path` (BF16 widened to F32, other dtypes as stored) and
  * its metadata.
@@ -41,25 +45,34 @@ export function readSafetensors(path: string): { tensors: Map<string, Tensor>; m
   if (file.length < 8) throw new ConvertError(path, 'header', 'shorter than the 8-byte header length');
   const n = Number(file.readBigUInt64LE(0));
   if (8 + n > file.length) throw new ConvertError(path, 'header', `says ${n} header bytes, the file has ${file.length - 8}`);
-  let header: Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+  let header: unknown;
   try {
     header = JSON.parse(file.subarray(8, 8 + n).toString('utf8'));
   } catch (e) {
     throw new ConvertError(path, 'header', `not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  if (!isObject(header)) throw new ConvertError(path, 'header', `is ${shown(header)}, not a JSON object of tensors`);
   const data = file.subarray(8 + n);
   const tensors = new Map<string, Tensor>();
   let metadata: Record<string, string> = {};
   for (const [name, entry] of Object.entries(header)) {
-    if (name === '__metadata__') { metadata = entry as unknown as Record<string, string>; continue; }
-    const { dtype, shape, data_offsets: [begin, end] } = entry;
-    const size = ELEMENT_SIZE[dtype];
-    if (size === undefined) throw new ConvertError(path, name, `unknown dtype ${dtype}`);
+    if (name === '__metadata__') {
+      if (!isObject(entry)) throw new ConvertError(path, name, 'is not a JSON object');
+      metadata = entry as unknown as Record<string, string>;
+      continue;
+    }
+    const { dtype, shape, data_offsets: offsets } = (isObject(entry) ? entry : {}) as Record<string, unknown>;
+    const size = typeof dtype === 'string' && Object.hasOwn(ELEMENT_SIZE, dtype) ? ELEMENT_SIZE[dtype] : undefined;
+    if (size === undefined) throw new ConvertError(path, name, `unknown dtype ${shown(dtype)}`);
+    if (!isSizes(shape, 8) || !isSizes(offsets, 2) || offsets.length !== 2) {
+      throw new ConvertError(path, name, `shape ${shown(shape)} and data_offsets ${shown(offsets)} must be lists of non-negative integers (at most 8 and exactly 2)`);
+    }
+    const [begin, end] = offsets;
     const numel = shape.reduce((a, b) => a * b, 1);
     if (!(begin >= 0 && end <= data.length && end - begin === numel * size)) {
       throw new ConvertError(path, name, `data_offsets [${begin}, ${end}) do not hold shape [${shape}] of ${dtype} inside the file`);
     }
-    tensors.set(name, tensorOf(data.subarray(begin, end), dtype, shape, path, name));
+    tensors.set(name, tensorOf(data.subarray(begin, end), dtype as string, shape, path, name));
   }
   return { tensors, metadata };
 }

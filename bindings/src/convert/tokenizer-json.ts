@@ -15,7 +15,7 @@
  *   as MarianTokenizer splits them off before the Unigram model).
  */
 import { readFileSync } from 'node:fs';
-import { ConvertError } from './convert-error.js';
+import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import { PIECE_BYTE, PIECE_CONTROL, PIECE_NORMAL, PIECE_UNKNOWN, PIECE_USER_DEFINED, writeUnigramModel, type SentencePieceEntry } from './sentencepiece-model.js';
 
 interface Normalizer { type: string; precompiled_charsmap?: string | null; normalizers?: Normalizer[]; pattern?: { Regex?: string; String?: string }; content?: string }
@@ -30,23 +30,26 @@ interface TokenizerJson {
 /** The charsmap of the normalizer (empty for none); a Replace of runs of spaces is what remove_extra_whitespaces does. */
 function charsmapOf(n: Normalizer | null | undefined, file: string): Uint8Array {
   if (!n) return new Uint8Array(0);
-  if (n.type === 'Precompiled') return n.precompiled_charsmap ? new Uint8Array(Buffer.from(n.precompiled_charsmap, 'base64')) : new Uint8Array(0);
-  if (n.type === 'Sequence') {
-    const rest = (n.normalizers ?? []).filter((x) => !(x.type === 'Replace' && x.pattern?.Regex === ' {2,}' && x.content === ' '));
+  if (!isJsonObject(n)) throw new ConvertError(file, 'normalizer', `is ${shown(n)}, not a JSON object`);
+  if (n.type === 'Precompiled' && (n.precompiled_charsmap ?? null) === null) return new Uint8Array(0);
+  if (n.type === 'Precompiled' && typeof n.precompiled_charsmap === 'string') return new Uint8Array(Buffer.from(n.precompiled_charsmap, 'base64'));
+  if (n.type === 'Sequence' && Array.isArray(n.normalizers) && n.normalizers.every(isJsonObject)) {
+    const rest = n.normalizers.filter((x) => !(x.type === 'Replace' && x.pattern?.Regex === ' {2,}' && x.content === ' '));
     if (rest.length <= 1) return charsmapOf(rest[0], file);
   }
-  throw new ConvertError(file, 'normalizer', `${JSON.stringify(n.type)} is not one crossattn can express as a SentencePiece normalizer (Precompiled only)`);
+  throw new ConvertError(file, 'normalizer', `${shown(n.type)} is not one crossattn can express as a SentencePiece normalizer (Precompiled only)`);
 }
 
 /** add_dummy_prefix and remove_extra_whitespaces of the pre-tokenizer. */
 function whitespaceOf(p: PreTokenizer | null | undefined, file: string): { addDummyPrefix: boolean; removeExtraWhitespaces: boolean } {
   const parts = p?.type === 'Sequence' ? p.pretokenizers ?? [] : p ? [p] : [];
+  if (!Array.isArray(parts) || !parts.every(isJsonObject)) throw new ConvertError(file, 'pre_tokenizer', `is ${shown(p)}, not a pre-tokenizer or a Sequence of them`);
   const metaspace = parts.find((x) => x.type === 'Metaspace');
   const others = parts.filter((x) => x.type !== 'Metaspace' && x.type !== 'WhitespaceSplit');
   if (!metaspace || others.length || (metaspace.replacement ?? '\u2581') !== '\u2581') {
     throw new ConvertError(file, 'pre_tokenizer', 'must be Metaspace ("▁"), optionally after WhitespaceSplit, as SentencePiece splits text');
   }
-  const addDummyPrefix = metaspace.add_prefix_space ?? (metaspace.prepend_scheme ?? 'always') !== 'never';
+  const addDummyPrefix = metaspace.add_prefix_space === undefined ? (metaspace.prepend_scheme ?? 'always') !== 'never' : metaspace.add_prefix_space === true;
   return { addDummyPrefix, removeExtraWhitespaces: parts.some((x) => x.type === 'WhitespaceSplit') };
 }
 
@@ -66,14 +69,19 @@ export function rebuildSentencePiece(path: string): RebuiltTokenizer {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
     throw new ConvertError(path, 'tokenizer', missing ? 'missing: the folder needs it' : `not JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  if (!isJsonObject(json as unknown)) throw new ConvertError(path, 'tokenizer', `is ${shown(json)}, not a JSON object`);
   const model = json.model;
-  if (model?.type !== 'Unigram' || !Array.isArray(model.vocab)) {
-    throw new ConvertError(path, 'model.type', `is ${JSON.stringify(model?.type)}; crossattn reads Unigram (SentencePiece) tokenizers only`);
+  if (!isJsonObject(model as unknown) || model?.type !== 'Unigram' || !Array.isArray(model.vocab)) {
+    throw new ConvertError(path, 'model.type', `is ${shown(model?.type)}; crossattn reads Unigram (SentencePiece) tokenizers only`);
   }
+  const bad = model.vocab.findIndex((e) => !(Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number' && Number.isFinite(e[1])));
+  if (bad >= 0) throw new ConvertError(path, `model.vocab[${bad}]`, `is ${shown(model.vocab[bad])}, not a [piece, score] pair`);
   const vocab = model.vocab.map(([piece]) => piece);
   const unkId = model.unk_id ?? -1;
-  if (!(unkId >= 0 && unkId < vocab.length)) throw new ConvertError(path, 'model.unk_id', `is ${model.unk_id}; SentencePiece needs an unknown piece`);
-  const special = new Set((json.added_tokens ?? []).filter((t) => t.special).map((t) => t.content));
+  if (!(Number.isInteger(unkId) && unkId >= 0 && unkId < vocab.length)) throw new ConvertError(path, 'model.unk_id', `is ${shown(model.unk_id)}; SentencePiece needs an unknown piece`);
+  const added = json.added_tokens ?? [];
+  if (!Array.isArray(added) || !added.every(isJsonObject)) throw new ConvertError(path, 'added_tokens', `is ${shown(added)}, not a list of tokens`);
+  const special = new Set(added.filter((t) => t.special === true).map((t) => t.content));
   const byteFallback = model.byte_fallback === true;
   const pieces: SentencePieceEntry[] = model.vocab.map(([piece, score], id) => ({
     piece, score,
