@@ -80,6 +80,9 @@ test('what the spec refuses is a ConvertError naming the tensor', async () => {
     ['encoder.layers.9.fc2.bias', (m) => m.tensors.set('encoder.layers.9.fc2.bias', m.tensors.get('encoder.layers.0.fc2.bias')), /not a tensor of this config/],
     ['decoder.layers.1.fc1.weight', (m) => { const t = m.tensors.get('decoder.layers.1.fc1.weight'); m.tensors.set('decoder.layers.1.fc1.weight', { ...t, dtype: 'I8', data: new Int8Array(t.data.length) }); }, /I8 without an F32/],
     ['vocab', (m) => { m.vocab = m.vocab.slice(1); }, /lists \d+ pieces, vocab_size is/],
+    // a scale beside a float matrix, or beside a bias: the engine's loader refuses both
+    ['decoder.layers.1.fc1.weight_scale', (m) => m.tensors.set('decoder.layers.1.fc1.weight_scale', m.tensors.get('decoder.layers.1.fc1.bias')), /not a tensor of this config/],
+    ['decoder.layers.1.fc1.bias_scale', (m) => m.tensors.set('decoder.layers.1.fc1.bias_scale', m.tensors.get('decoder.layers.1.fc1.bias')), /not a tensor of this config/],
   ];
   for (const [field, damage, message] of cases) {
     const model = convertedFrom(MODEL);

@@ -42,6 +42,8 @@ class TensorSpecTest(unittest.TestCase):
                 (lambda t: t.pop("decoder.layers.1.fc1.bias"), "decoder.layers.1.fc1.bias' is missing"),
                 (lambda t: t.update({"encoder.layers.7.fc1.bias": t["encoder.layers.0.fc1.bias"]}), "not a tensor of this config"),
                 (lambda t: t.update({"encoder.layers.0.fc2.weight": t["encoder.layers.0.fc1.weight"]}), "has shape"),
+                # a scale only beside an I8 matrix (this file is fp32), as the engine's loader requires
+                (lambda t: t.update({"encoder.layers.0.fc1.weight_scale": t["encoder.layers.0.fc1.bias"]}), "not a tensor of this config"),
             ]:
                 damaged = dict(tensors)
                 damage(damaged)

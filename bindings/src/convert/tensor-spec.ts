@@ -101,8 +101,8 @@ function checkKind(name: string, t: Tensor, e: ExpectedTensor, tensors: Map<stri
 
 /**
  * Checks `tensors` against what `config` calls for: every required tensor present with its shape
- * and kind, optional groups all or none, and no tensor the spec does not know (int8 scales and the
- * tokenizer's U8 tensors `allowed` aside). Returns the first problem as [tensor, message], or
+ * and kind, optional groups all or none, and no tensor the spec does not know (the scale of an I8
+ * matrix and the tokenizer's U8 tensors `allowed` aside). Returns the first problem as [tensor, message], or
  * undefined when the set is valid.
  */
 export function checkTensors(config: ModelConfigJson, tensors: Map<string, Tensor>, allowed: Set<string>): [string, string] | undefined {
@@ -119,8 +119,10 @@ export function checkTensors(config: ModelConfigJson, tensors: Map<string, Tenso
     if (problem) return [e.name, problem];
   }
   for (const name of tensors.keys()) {
-    const scaleOf = name.endsWith('_scale') ? byName.get(name.slice(0, -'_scale'.length)) : undefined;
-    if (!byName.has(name) && !scaleOf && !allowed.has(name)) return [name, 'not a tensor of this config (cpp/model/tensor_spec.json)'];
+    // A scale belongs only beside an I8 matrix, as the engine's loader requires (cpp/model/tensor_spec.cc).
+    const base = name.endsWith('_scale') ? name.slice(0, -'_scale'.length) : undefined;
+    const isScale = base !== undefined && byName.get(base)?.kind === 'matrix' && tensors.get(base)?.dtype === 'I8';
+    if (!byName.has(name) && !isScale && !allowed.has(name)) return [name, 'not a tensor of this config (cpp/model/tensor_spec.json)'];
   }
   return undefined;
 }
