@@ -15,8 +15,8 @@
  * translate as one batch and are joined again; with --json or --n-best a line is one sentence).
  * With --json each line is the full result (tokens, log-probability, cross-attention
  * [layers][heads][T][S], the n-best list) and `model`, the model's name, direction and provenance
- * (Translator.info). --beam-size N > 1 decodes with beam search (greedy by
- * default), --sample draws each token at random; with --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
+ * (Translator.info). Decoding is beam search of SENTENCE_BEAM_SIZE (4) unless --beam-size N is given
+ * (1: greedy, as the API's default) or --sample, which draws each token at random; with --n-best N > 1 and without --json each input line gives N lines in Moses n-best form,
  * "LINE ||| TEXT ||| LOG_PROB ||| SCORE", LINE counting from 0. Reading a terminal, it says so on
  * stderr; with stderr a terminal and stdin not, it shows how many lines are done. With --html,
  * TEXT or the whole of stdin is one HTML fragment, translated with its markup kept (html.ts).
@@ -53,7 +53,7 @@ import { argumentText, linesOf, streamLines, wholeStdin, type InputText } from '
 import { CrossattnError, InvalidInputError } from './errors.js';
 import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
 import { joinParagraphs, splitParagraphs } from './sentences.js';
-import type { SearchOptions } from './search.js';
+import { SENTENCE_BEAM_SIZE, type SearchOptions } from './search.js';
 import { optionSpecs, Translator, type OptionSpec } from './translator.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -64,7 +64,8 @@ const COMMANDS = `usage: crossattn translate [--model FILE | --from L --to L] [-
        crossattn download [NAME | --from L --to L] --catalog URL [-o FILE]   (crossattn download --help)
        crossattn --version | --help
 
-translate: TEXT, or one sentence per line of stdin to one line of stdout (greedy unless --beam-size > 1);
+translate: TEXT, or one sentence per line of stdin to one line of stdout (beam search of 4 unless --beam-size N
+           or --sample is given; --beam-size 1 is greedy, the fastest);
            with --html, TEXT or all of stdin is one HTML fragment, translated with its markup kept.
 align: the Pharaoh word alignment of each line of --src with the same line of --tgt; without --model, the
        catalog's models of both directions together (--one-direction: the forward one alone).`;
@@ -286,6 +287,8 @@ async function main() {
   }
   const specs = await optionSpecs();
   const options = parse(process.argv.slice(2), specs);
+  const { search } = options;  // a sentence at a time: beam search unless asked otherwise (docs/api.md, "Decoding defaults")
+  if (search.beamSize === undefined && !search.sample) search.beamSize = Math.max(SENTENCE_BEAM_SIZE, search.nBest ?? 1);
   const translator = await loadModel(options.model ?? catalogModel(options.from, options.to));
   await refuseContradictions(translator, options, specs);
   let failures: number;

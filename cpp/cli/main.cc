@@ -5,7 +5,10 @@
 //
 // The search and length options are those of cpp/options.h's table, as flags: --beam-size N,
 // --n-best N, --sample --top-p P --seed N, ..., a boolean option as --NAME when it defaults to
-// false and --no-NAME when it defaults to true (--help lists them with their defaults).
+// false and --no-NAME when it defaults to true (--help lists them with the library's defaults).
+// Like the npm CLI, it decodes by beam search of kSentenceBeamSize unless --beam-size or --sample
+// is given (docs/api.md, "Decoding defaults"; bindings/src/search.ts SENTENCE_BEAM_SIZE); the
+// library's default, TranslateOptions{}, stays greedy.
 //
 // --threads N runs the matrix products on N threads (default 1; kernels/parallel.h): the same
 // output on any number.
@@ -26,6 +29,7 @@
 // A model that cannot be loaded is one line on stderr, "crossattn-cli: LoadError: ..." (a path that is
 // missing, not a regular file, or over 1 GiB, refused before any read) or "ModelFormatError: ...",
 // and exit status 1.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -85,6 +89,14 @@ bool set_option(const std::string& arg, int argc, char** argv, int& i, crossattn
     return true;
   }
   return false;
+}
+
+// The CLI translates a sentence at a time: beam search of kSentenceBeamSize (wider if --n-best asks
+// for more) unless argv gives --beam-size or options.sample is set (docs/api.md, "Decoding defaults").
+constexpr int kSentenceBeamSize = 4;
+void use_sentence_beam(int argc, char** argv, crossattn::TranslateOptions& options) {
+  const bool beam_given = std::find(argv + 2, argv + argc, std::string("--beam-size")) != argv + argc;
+  if (!beam_given && !options.sample) options.beam_size = std::max(kSentenceBeamSize, options.n_best);
 }
 
 nlohmann::json to_json(const crossattn::Translation& r) {
@@ -152,6 +164,7 @@ int main(int argc, char** argv) {
     std::cerr << "crossattn-cli: " << e.what() << '\n';
     return 2;
   }
+  use_sentence_beam(argc, argv, options);
   // Exactly one way to name the model: --model, or both --from and --to.
   const bool by_direction = !from.empty() || !to.empty();
   if (model_path.empty() ? (from.empty() || to.empty()) : by_direction) return usage();

@@ -77,7 +77,7 @@ describe('int8 model', () => {
     const int8 = await Translator.load(INT8_MODEL);
     try {
       const source = readLines(`${DATA}/multi30k/test_2016_flickr.en.gz`).slice(0, 50);
-      const native = spawnSync(NATIVE_CLI, ['translate', '--model', INT8_MODEL, '--json'], {
+      const native = spawnSync(NATIVE_CLI, ['translate', '--model', INT8_MODEL, '--json', '--beam-size', '1'], {
         input: source.join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 26,
       });
       expect(native.status, native.stderr).toBe(0);

@@ -1,11 +1,13 @@
 // Each direction of the shipped catalog (models/catalog.json) translates everyday sentences in
 // WebAssembly to outputs with the words a translator would use (tests/fixtures/everyday.json, written
-// by hand; the same fixture runs natively in tests/cpp/everyday_test.cc), and the native CLI's
-// --from/--to picks the same model and gives the same text.
+// by hand; the same fixture runs natively in tests/cpp/everyday_test.cc), with the API's greedy
+// default and with the CLIs' beam search (SENTENCE_BEAM_SIZE), and the native CLI's --from/--to
+// picks the same model and gives the same text as the beam.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
+import { SENTENCE_BEAM_SIZE } from '../../dist/search.js';
 import { NATIVE_CLI, ROOT } from './paths.js';
 
 const MODELS = `${ROOT}models/`;
@@ -23,10 +25,12 @@ describe.each(['en-de', 'de-en'])('%s', (direction) => {
     expect(cases.length).toBeGreaterThanOrEqual(5);
     const texts = [];
     for (const { source, expect: words } of cases) {
-      const { text } = await translator.translate(source, { attention: false });
-      texts.push(text);
-      for (const alternatives of words) {
-        expect(alternatives.some((w) => text.toLowerCase().includes(w)), `${source} -> ${text}: none of ${alternatives}`).toBe(true);
+      for (const beamSize of [1, SENTENCE_BEAM_SIZE]) {
+        const { text } = await translator.translate(source, { attention: false, beamSize });
+        if (beamSize > 1) texts.push(text);
+        for (const alternatives of words) {
+          expect(alternatives.some((w) => text.toLowerCase().includes(w)), `beam ${beamSize}: ${source} -> ${text}: none of ${alternatives}`).toBe(true);
+        }
       }
     }
     translator.dispose();

@@ -85,6 +85,34 @@ class MixtureTest(unittest.TestCase):
             self.assertTrue(0 < weights[stem]["everyday"] <= weights[stem]["finetune"], stem)
 
 
+class MixTest(unittest.TestCase):
+    def test_held_out_sentences_filtered_pairs_and_later_duplicates_are_dropped(self):
+        sources = {
+            "first": [("The house is old.", "Das Haus ist alt."), ("The sky is blue today.", "Der Himmel ist heute blau."),
+                      ("", "Leer")],
+            "second": [("The house is OLD!", "Das Haus ist alt."), ("Where is the station?", "Wo ist der Bahnhof?")],
+        }
+        held_out = {"flores-dev": [("The  sky is blue today", "Etwas ganz anderes.")]}
+        rows, mixtures = pg.mix([("first", "a", (2.0, 1.0, 0.0)), ("second", "b", (1.0, 0.0, 1.0))],
+                                sources.get, held_out, seed=1)
+        first, second = rows
+        self.assertEqual((first["read"], first["kept"], first["held_out"], first["dropped"]["empty"]), (3, 1, 1, 1))
+        self.assertEqual((second["kept"], second["duplicate"]), (1, 1))  # the earlier source keeps the pair
+        self.assertEqual(sorted(mixtures["train"]), sorted([("The house is old.", "Das Haus ist alt.")] * 2
+                                                           + [("Where is the station?", "Wo ist der Bahnhof?")]))
+        self.assertEqual(mixtures["finetune"], [("The house is old.", "Das Haus ist alt.")])
+        self.assertEqual(mixtures["everyday"], [("Where is the station?", "Wo ist der Bahnhof?")])
+
+    def test_the_sources_added_on_2026_11_27_are_mixed_general_text_above_game_text(self):
+        weights = {stem: w for stem, _, w in pg.SOURCES}
+        games = ["wesnoth", "naev", "cataclysm-dda", "freedroidrpg", "widelands", "gcompris", "tuxpaint-stamps"]
+        for stem in ["wmt15-sample", *games]:
+            self.assertIn(stem, weights)
+        for stem in games:
+            for phase in range(len(pg.MIXTURES)):
+                self.assertLess(weights[stem][phase], weights["wmt15-sample"][phase], (stem, phase))
+
+
 class HeldOutNewsTest(unittest.TestCase):
     def test_news_is_cut_at_the_anchors_of_the_held_out_years(self):
         (name17, first17), (name18, first18) = pg.HELD_OUT_NEWS
