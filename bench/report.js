@@ -2,6 +2,8 @@
 // (its table of engines, batch sizes, bars and kernels), the pictures' file names as `plotFiles`
 // gives them.
 
+import { pageMarkdown } from './page-report.js';
+
 const mib = (b) => (b / 2 ** 20).toFixed(0);
 
 /** The pictures of model section `index`: bench-tokens.svg etc. for the first, NAME-bench-tokens.svg for the others. */
@@ -126,6 +128,7 @@ export function performanceMarkdown(report) {
     'onnxruntime-web gets source ids from Python\'s SentencePiece (tokenization is outside its timings; inside ours).',
     'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
     'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
+    ...(report.page ? [pageMarkdown(report.page, report)] : []),  // bench/page-first-translation.js
     ...report.models.flatMap((_, index) => modelSection(report, index)),
   ].join('\n');
 }

@@ -22,7 +22,7 @@
 // length. Writes performance.json (a section per model), performance.md (bench/report.js) and the plots
 // of bench/plots.js (bench-tokens.svg, bench-latency.svg, bench-batch.svg for the first model,
 // NAME-bench-*.svg for the others) to --out, docs/ by default. --quick (100 sentences, 1 run) is the CI smoke.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -66,6 +66,11 @@ const report = {
   command: ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
   sentences, runs, models,
 };
+// The page's first translation (bench/page-first-translation.js, `npm run bench:page -- --write`)
+// is measured on its own, in Chromium: its section of the previous performance.json is kept.
+const previousFile = path.join(values.out, 'performance.json');
+const previous = existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) : {};
+if (previous.page) report.page = previous.page;
 writeFileSync(path.join(values.out, 'performance.json'), JSON.stringify(report, null, 2) + '\n');
 models.forEach((section, index) => {
   const plots = benchPlots({ ...report, ...section, model: section.name });

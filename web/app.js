@@ -16,12 +16,14 @@ import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 import { renderOpenedList, wireOpenControls } from './open-controls.js';
 import { hideCredit, hideLoading, showCredit, showLoading, showProgress } from './model-loading.js';
+import { markOnce } from './page-marks.js';
+import { loadWorkers, startEngine, startWorkers, takeWorkers } from './page-start.js';
+import { loadSpeedFigures, showSpeed } from './performance-view.js';
 import { goOfflineCapable, offlineReason, refreshWhenKept, renderOffline, wireKeepOffline } from './offline.js';
 import { keepOpened, listOpened, modelId, readOpened, removeOpened } from './opened-models.js';
 
 // The catalog names the int8 model of each direction: the same BLEU as fp32, half the download,
-// 1.64-2.4x as fast by host and run (int8_tokens_vs_fp32 in docs/performance.md: 2.2-2.4 on an AMD
-// EPYC, 1.64-1.95 on an Intel Xeon).
+// and faster (the footer's speed line, from the last `npm run bench`: performance-view.js).
 const CATALOG_URL = new URL('../models/catalog.json', import.meta.url);
 // The text the page starts with, in each source language.
 const EXAMPLES = {
@@ -184,11 +186,13 @@ async function translate(notice = null) {
       attention: true, alignment: true, residual: true, beamSize, nBest: Math.min(N_BEST, beamSize),
       signal: controller.signal,
       onToken(event) {
+        markOnce('first-token');  // page-marks.js
         partial[event.index] = event.text;
         $('target').textContent = joinParagraphs(paragraphs, partial).trim();
       },
     });
     const ms = performance.now() - start;
+    markOnce('first-translation');
     sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, model, config }));
     showError(notice?.message, notice?.retry);
     const doubtful = renderTranslation($('target'), paragraphs, results, $('confidence-legend'));
@@ -246,7 +250,7 @@ function errorMessage(e) {
 }
 
 function newWorkers() {
-  return Array.from({ length: POOL_SIZE }, () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+  return takeWorkers(POOL_SIZE);  // page-start.js
 }
 
 function loadPool(entry) {
@@ -255,7 +259,7 @@ function loadPool(entry) {
                 entry.opened?.size ?? entry.size);
     const pool = (async () => {
       const model = entry.opened ? await readOpened(entry.id) : entry.model;  // an opened model: from its cache
-      return WorkerPool.load(newWorkers(), model, { threads: THREADS, onProgress: showProgress });
+      return loadWorkers(newWorkers(), model, { threads: THREADS, onProgress: showProgress });  // page-start.js
     })();
     pool.catch(() => pools.delete(entry.id));  // a later choice of this model tries again
     pools.set(entry.id, pool);
@@ -290,6 +294,7 @@ function showDirection(entry) {
   $('source').lang = entry.sourceLang;
   $('target').lang = entry.targetLang;
   $('swap').disabled = !reverseOf(entry);
+  showSpeed(entry);  // performance-view.js
 }
 
 // Switches to a model (the catalog's or an opened one): loads (or reuses) its worker pool, sets up
@@ -438,7 +443,14 @@ async function removeModel(id) {
 }
 
 async function main() {
-  await goOfflineCapable();  // offline.js
+  // The first translation waits for the model and little else (page-start.js): the engine compiles
+  // from here on, the workers start once the service worker controls the page (so that it keeps
+  // their scripts), and the optional files below are fetched beside the catalog.
+  const engineCompiled = startEngine(THREADS);
+  await goOfflineCapable(engineCompiled);  // offline.js
+  startWorkers(POOL_SIZE);
+  const architectureLoaded = fetch(ARCHITECTURE_URL).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  const speedLoaded = loadSpeedFigures();
   let catalog;
   try {
     const response = await fetch(CATALOG_URL);
@@ -474,7 +486,8 @@ async function main() {
     translate();
   });
   // Optional: without it the explain view leaves out the measured comparison.
-  architecture = await fetch(ARCHITECTURE_URL).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  architecture = await architectureLoaded;
+  await speedLoaded;  // optional too: without it the footer has no speed line
   wireOpenControls(openModel, showOpenError);
   for (const id of ['direction', 'source', 'model-file', 'model-url', 'model-url-open']) $(id).disabled = false;
   const start = models.find((m) => m.id === localStorage.getItem(DIRECTION_KEY)) ?? models[0];

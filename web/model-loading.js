@@ -1,7 +1,10 @@
 // What the page says about the model it loads and the model it uses: the progress line (the
 // model's name, the bytes so far and the total), which keeps its place when hidden so that nothing
 // below it moves (style.css), and the footer, filled from the loaded model's file (Translator.info)
-// and hidden while a model loads, so that it never shows a placeholder.
+// and hidden while a model loads, so that it never shows a placeholder. The first model's request,
+// last byte and readiness are marked (page-marks.js).
+import { markOnce } from './page-marks.js';
+
 const $ = (id) => document.getElementById(id);
 /** `bytes` in megabytes for people, e.g. "15.1 MB" (a no-break space: the number and unit stay on one line). */
 export const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)}\u00a0MB`;
@@ -10,6 +13,7 @@ let expectedBytes = 0;  // the total to show when the server gives none
 
 /** Shows the progress line for the model `name` of `totalBytes` (0 when unknown: the download's own total is shown). */
 export function showLoading(name, totalBytes = 0) {
+  markOnce('model-request');
   expectedBytes = totalBytes;
   $('model-name').textContent = name;
   $('progress').value = 0;
@@ -20,11 +24,14 @@ export function showLoading(name, totalBytes = 0) {
 /** A WorkerPool.load onProgress callback: `loaded` bytes of `total` (0 when the server gives none). */
 export function showProgress(loaded, total) {
   const size = total || expectedBytes;
+  if (size && loaded >= size) markOnce('model-downloaded');
   $('progress').value = size ? loaded / size : 0;
   $('progress-text').textContent = size ? `${megabytes(loaded)} of ${megabytes(size)}` : megabytes(loaded);
 }
 
+/** Hides the progress line: the model is loaded (or failed to). */
 export function hideLoading() {
+  markOnce('model-ready');
   $('load').hidden = true;
 }
 

@@ -4,6 +4,7 @@
 // for a model that cannot load because it was never downloaded and the network is gone.
 // The cache name and header are sw.js's.
 import { megabytes } from './model-loading.js';
+import { markOnce } from './page-marks.js';
 
 const CACHE = 'crossattn-v1';
 const SHA256_HEADER = 'x-crossattn-sha256';
@@ -120,10 +121,16 @@ export async function refreshWhenKept(entry, entries, label) {
 /**
  * Offline after the first visit (sw.js): once the service worker controls the page, every later
  * request (catalog, model, wasm, worker scripts) passes through it and is cached; the ones made
- * before are sent to it to cache. Without service workers (or when registration fails) the page
- * works as before, online.
+ * before are sent to it to cache, once `started` (a promise of a download begun before, such as the
+ * engine's: page-start.js) has settled. Without service workers (or when registration fails) the
+ * page works as before, online. Marks crossattn:service-worker when it returns (page-marks.js).
  */
-export async function goOfflineCapable() {
+export async function goOfflineCapable(started = null) {
+  await takeControl(started);
+  markOnce('service-worker');
+}
+
+async function takeControl(started) {
   if (!('serviceWorker' in navigator)) return;
   try {
     await navigator.serviceWorker.register(new URL('./sw.js', import.meta.url));
@@ -133,9 +140,12 @@ export async function goOfflineCapable() {
         new Promise((resolve) => setTimeout(resolve, 3000)),
       ]);
     }
-    if (!navigator.serviceWorker.controller) return;
-    const urls = [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)];
-    navigator.serviceWorker.controller.postMessage({ type: 'cache', urls });
+    const { controller } = navigator.serviceWorker;
+    if (!controller) return;
+    Promise.resolve(started).catch(() => {}).then(() => {
+      const urls = [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)];
+      controller.postMessage({ type: 'cache', urls });
+    });
   } catch (e) {
     console.warn(`no offline cache: ${e.message}`);
   }

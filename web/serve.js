@@ -5,7 +5,8 @@
 // Safe to point a browser at: only GET and HEAD; only files under the public folders below (no
 // dot-files, no path outside them however the URL is encoded); a malformed URL is a 400, never a
 // crash; every answer carries a strict Content-Security-Policy and the usual hardening headers;
-// text, JavaScript, JSON and wasm are gzip-compressed for clients that accept it.
+// text, JavaScript, JSON and wasm are gzip-compressed for clients that accept it; an unchanged file
+// is revalidated by its ETag (a 304, no body).
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -95,23 +96,29 @@ export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_
     if (path === null) return answer(400, {}, 'bad request\n');
     if (path === '/') return answer(302, { location: '/web/' });
     const file = join(folder, path.endsWith('/') ? path + 'index.html' : path);
-    let size = -1;
+    let size = -1, modified = 0;
     try {
-      size = statSync(file).isFile() ? statSync(file).size : -1;
+      const stat = statSync(file);
+      if (stat.isFile()) [size, modified] = [stat.size, Math.floor(stat.mtimeMs)];
     } catch {}
     const hidden = path.split('/').some((part) => part.startsWith('.'));
     const ext = extname(file);
     const internal = path.startsWith('/models/') && !MODEL_FILES.has(ext);
     if (!ALLOWED.some((p) => path.startsWith(p)) || hidden || internal || size < 0) return answer(404, {}, 'not found\n');
     const gzip = COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
-    res.writeHead(200, {
+    // no-cache: the browser asks again each time, and a file that has not changed (the same size,
+    // modification time and encoding) is a 304 with no body (RFC 9110, 8.8.3 and 13.1.2).
+    const etag = `W/"${size.toString(16)}-${modified.toString(16)}${gzip ? '-gz' : ''}"`;
+    const revalidated = (req.headers['if-none-match'] ?? '').split(',').some((tag) => tag.trim() === etag);
+    res.writeHead(revalidated ? 304 : 200, {
       ...headers,
       'content-type': TYPES[ext] ?? 'application/octet-stream',
       'cache-control': 'no-cache',
       vary: 'accept-encoding',
-      ...(gzip ? { 'content-encoding': 'gzip' } : { 'content-length': size }),
+      etag,
+      ...(revalidated ? {} : gzip ? { 'content-encoding': 'gzip' } : { 'content-length': size }),
     });
-    if (req.method === 'HEAD') return res.end();
+    if (req.method === 'HEAD' || revalidated) return res.end();
     const stream = createReadStream(file);
     stream.on('error', () => res.destroy());
     (gzip ? stream.pipe(createGzip()) : stream).pipe(res);

@@ -97,14 +97,23 @@ async function model(event) {
   return new Response(toPage, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-async function networkFirst(request) {
-  const cache = await caches.open(CACHE);
+// The network's answer goes to the page as it arrives, while a copy is stored (event.waitUntil keeps
+// the worker alive until it is): the page never waits for a whole file to be stored first, so the
+// engine's wasm compiles while it streams in (WebAssembly.compileStreaming) and each script runs as
+// soon as it has arrived. The catalog alone is stored before the page gets it: model() reads it from
+// the cache, and the page asks for a model right after reading it. Offline, the stored copy.
+async function networkFirst(event) {
+  const { request } = event;
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(request, response.clone());
+    if (!response.ok) return response;
+    const copy = response.clone();  // now: once the page reads the response, it cannot be cloned
+    const stored = caches.open(CACHE).then((cache) => cache.put(request, copy));
+    if (request.url === CATALOG_URL) await stored;
+    else event.waitUntil(stored.catch(() => {}));
     return response;
   } catch (error) {
-    const cached = await cache.match(request, { ignoreVary: true });
+    const cached = await caches.match(request, { cacheName: CACHE, ignoreVary: true });
     if (cached) return cached;
     throw error;
   }
@@ -113,5 +122,5 @@ async function networkFirst(request) {
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
-  event.respondWith(isModel(request.url) ? model(event) : networkFirst(request));
+  event.respondWith(isModel(request.url) ? model(event) : networkFirst(event));
 });

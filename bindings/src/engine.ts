@@ -52,8 +52,9 @@ const compiledByBytes = new WeakMap<object, Promise<WebAssembly.Module>>();
 
 /**
  * Reads and compiles the engine once per source; later calls with the same URL, path or bytes get
- * the same module. Then warms the single-thread engine up: a scratch instance runs the model-load
- * path on a small synthetic tokenizer (bindings/warm_up.cc), so that V8 has optimized that code
+ * the same module; in a browser a URL compiles while it downloads (compileEngine). Then warms the
+ * single-thread engine up: a scratch instance runs the model-load path on a small synthetic
+ * tokenizer (bindings/warm_up.cc), so that V8 has optimized that code
  * when a model arrives (general-en-de's first load in a fresh Node process: 177 ms cold). Call it
  * early (at page start, beside the model's download) so that Translator.load only instantiates the
  * engine; post its result to workers as their `wasm`.
@@ -76,8 +77,7 @@ export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Pr
   const cached = name !== null ? compiledByName.get(name) : compiledByBytes.get(wasm as object);
   if (cached) return cached;
   const forget = () => (name !== null ? compiledByName.delete(name) : compiledByBytes.delete(wasm as object));
-  const compiled = readBytes(wasm as ByteSource)
-    .then((bytes) => WebAssembly.compile(bytes as BufferSource))
+  const compiled = compileEngine(wasm)
     .then(async (module) => {
       if (!isThreadedEngine(module)) await warmUp(module);
       return module;
@@ -89,6 +89,43 @@ export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Pr
   if (name !== null) compiledByName.set(name, compiled);
   else compiledByBytes.set(wasm as object, compiled);
   return compiled;
+}
+
+/**
+ * `wasm` as an http(s) URL to stream from, in a browser (relative to the page or worker), or null:
+ * Node reads its files from disk (sources.ts) and keeps the plain compile.
+ */
+function streamingUrl(wasm: ByteSource): URL | null {
+  if (isNode || typeof WebAssembly.compileStreaming !== 'function' || !(typeof wasm === 'string' || wasm instanceof URL)) return null;
+  try {
+    const url = new URL(wasm, (globalThis as { location?: { href: string } }).location?.href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;  // readBytes says why
+  }
+}
+
+/**
+ * Compiles the engine from `wasm`. A URL in a browser compiles while it downloads
+ * (WebAssembly.compileStreaming: WebAssembly JS Interface, "Streaming compilation"), when the server
+ * sends it as application/wasm, which that requires (web/serve.js does, and the static site's
+ * _headers, web/build.js); from any other server, from its bytes. Anything else: from its bytes
+ * (readBytes). @throws LoadError when it cannot be fetched; what WebAssembly.compile throws.
+ */
+async function compileEngine(wasm: ByteSource): Promise<WebAssembly.Module> {
+  const url = streamingUrl(wasm);
+  if (url === null) return WebAssembly.compile(await readBytes(wasm) as BufferSource);
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new LoadError(`cannot fetch ${url}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!response.ok) throw new LoadError(`cannot fetch ${url}: HTTP ${response.status}`);
+  if (response.headers.get('content-type')?.split(';')[0].trim().toLowerCase() === 'application/wasm') {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
 const WARM_UP_PIECES = 4000;

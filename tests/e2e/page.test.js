@@ -168,7 +168,9 @@ test('alignment, per-head grid and explain views show the current sentence', asy
 });
 
 test('the translation streams in, a new keystroke cancels it, beam search lists its hypotheses', async () => {
-  // Streaming: every text the target shows on the way is a prefix of the final translation.
+  // Streaming: every text the target shows on the way is a prefix of the final translation; greedy
+  // decoding streams token by token (beam search, the default, shows the prefix its hypotheses agree on).
+  await page.selectOption('#beam-size', '1');
   await page.evaluate(() => {
     window.seenTargets = [];
     new MutationObserver(() => window.seenTargets.push(document.querySelector('#target').textContent))
@@ -199,7 +201,7 @@ test('the translation streams in, a new keystroke cancels it, beam search lists 
   expect(await page.textContent('#target')).toMatch(/Hunde/);
   expect(await page.textContent('#meta')).toMatch(/^1 sentence,/);
 
-  // Beam search: the other hypotheses are listed, and the choice survives a reload.
+  // Beam search: the other hypotheses are listed, and a choice other than the default survives a reload.
   await page.selectOption('#beam-size', '4');
   await page.waitForFunction(() => /beam 4/.test(document.querySelector('#meta').textContent));
   expect(await page.$$eval('#hypotheses li', (l) => l.length)).toBe(2);
@@ -207,10 +209,10 @@ test('the translation streams in, a new keystroke cancels it, beam search lists 
     expect(item).toMatch(/score -\d+\.\d\d$/);
   }
   await page.screenshot({ path: new URL('beam.png', SCREENSHOTS).pathname, fullPage: true });
+  await page.selectOption('#beam-size', '1');
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
-  expect(await page.inputValue('#beam-size')).toBe('4');
-  await page.selectOption('#beam-size', '1');
+  expect(await page.inputValue('#beam-size')).toBe('1');
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
@@ -235,6 +237,12 @@ test('both directions: the swap button turns the translation around, and the cho
   expect(await page.textContent('#target')).toMatch(/station/i);
   expect([await page.textContent('#source-lang'), await page.textContent('#target-lang')]).toEqual(['German', 'English']);
   expect(await page.textContent('#model-card')).toBe('general-de-en');
+  // The footer's speed line is the last `npm run bench` run's (docs/performance.json) for this model.
+  const measured = JSON.parse(readFileSync(new URL('../../docs/performance.json', import.meta.url), 'utf8'));
+  const deEn = measured.models.find((m) => m.name === 'general-de-en').engines['crossattn-wasm-int8-shortlist'];
+  expect(await page.isVisible('#speed')).toBe(true);
+  expect(await page.textContent('#speed')).toContain(`${Math.round(deEn.tokens_per_s)} target tokens/s`);
+  expect(await page.textContent('#speed')).toContain(measured.date.slice(0, 10));
   expect(await heatmapRows()).toBe(Number(await page.getAttribute('#heatmap', 'data-target-tokens')));
   await page.screenshot({ path: new URL('de-en.png', SCREENSHOTS).pathname, fullPage: true });
 

@@ -1,6 +1,7 @@
 // The demo's dev server (web/serve.js) against malformed and hostile requests: it answers each with
 // the right status, serves only the public folders, and stays up; every answer carries the security
-// headers; wasm has its MIME type; text and wasm are gzip-compressed when the client accepts it.
+// headers; wasm has its MIME type; text and wasm are gzip-compressed when the client accepts it; an
+// unchanged file is revalidated by its ETag.
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -83,4 +84,23 @@ test('wasm MIME type, and gzip for clients that accept it', async () => {
   const js = await get('/web/app.js', { headers: { 'accept-encoding': 'gzip' } });
   expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
   expect(gunzipSync(js.body).toString()).toBe(readFileSync(`${ROOT}web/app.js`, 'utf8'));
+});
+
+test('an unchanged file is revalidated by its ETag: a 304 without a body; another encoding or a stale tag gets the file', async () => {
+  const first = await get('/dist/crossattn.wasm', { headers: { 'accept-encoding': 'gzip' } });
+  expect(first.status).toBe(200);
+  const { etag } = first.headers;
+  expect(etag).toMatch(/^W\/".+"$/);
+  const again = await get('/dist/crossattn.wasm', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+  expect(again.status).toBe(304);
+  expect(again.body.length).toBe(0);
+  expect(again.headers.etag).toBe(etag);
+  expect(again.headers['content-security-policy']).toBeDefined();
+  // The identity encoding is another representation, with its own tag; a tag of another version is not this one.
+  const plain = await get('/dist/crossattn.wasm', { headers: { 'if-none-match': etag } });
+  expect(plain.status).toBe(200);
+  expect(plain.body.equals(readFileSync(`${ROOT}/dist/crossattn.wasm`))).toBe(true);
+  const stale = await get('/dist/crossattn.wasm', { headers: { 'accept-encoding': 'gzip', 'if-none-match': 'W/"0-0-gz"' } });
+  expect(stale.status).toBe(200);
+  expect(gunzipSync(stale.body).equals(readFileSync(`${ROOT}/dist/crossattn.wasm`))).toBe(true);
 });
