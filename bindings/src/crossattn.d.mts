@@ -1,8 +1,8 @@
 // Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it. Internal:
-// the public types live in translator.ts, so that dist/*.d.ts never import this file.
+// the public types live in translator-types.ts, so that dist/*.d.ts never import this file.
 import type { EngineAlignment } from './alignment.js';
 import type { TokenEvent } from './search.js';
-import type { Hypothesis, ModelConfig, Translation } from './translator.js';
+import type { Hypothesis, ModelConfig, Translation } from './translator-types.js';
 
 export interface EngineError {
   name: string;
