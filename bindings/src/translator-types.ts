@@ -2,6 +2,7 @@
 // the shapes of a result (Translation, Hypothesis, HtmlTranslation) and of the model (ModelConfig).
 import type { AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
 import type { SearchOptions, StreamOptions } from './search.js';
+import type { TableOutputOptions } from './options.generated.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
 import type { ProgressCallback } from './sources.js';
 import type { CopyThroughReport } from './copy-through.js';
@@ -29,13 +30,9 @@ export interface LoadOptions {
  * Options of Translator.translate, translateBatch and align (SearchOptions and StreamOptions too).
  * Defaults and ranges: the engine's option table (optionSpecs(), docs/api.md).
  */
-export interface TranslateOptions extends SearchOptions, StreamOptions {
-  /** Return the cross-attention weights of the best hypothesis (Translation.crossAttention). */
-  attention?: boolean;
+export interface TranslateOptions extends SearchOptions, StreamOptions, TableOutputOptions {
   /** Word alignments from cross-attention (Translation.alignment): true for the defaults, or options. */
   alignment?: boolean | AlignmentOptions;
-  /** Statistics of each cross-attention residual connection (Translation.residual). */
-  residual?: boolean;
   /**
    * Treat the text as an HTML fragment (translate only): translate its text, keep its markup
    * (html.ts), and return an HtmlTranslation.
@@ -45,25 +42,7 @@ export interface TranslateOptions extends SearchOptions, StreamOptions {
   copyThrough?: boolean;
 }
 
-/** One option of the engine's table (cpp/options.h): what `optionSpecs()` returns. */
-export interface OptionSpec {
-  /** The C++ name (beam_size). */
-  name: string;
-  /** The JavaScript name (beamSize); alignment options are fields of `alignment`. */
-  jsName: string;
-  /** The command-line flag without dashes (beam-size); a boolean that defaults to true is --no-FLAG. */
-  flag: string;
-  group: 'search' | 'length' | 'output' | 'alignment';
-  type: 'int' | 'float' | 'bool' | 'choice' | 'int[]';
-  min?: number;
-  max?: number;
-  minExclusive: boolean;
-  choices?: string[];
-  /** The range in words ("from 1 to 64", "in (0, 1]"), empty when unbounded. */
-  range: string;
-  default: number | boolean | string | number[];
-  doc: string;
-}
+export type { OptionSpec } from './options.js';
 
 /** The result of translate(html, { html: true }). */
 export interface HtmlTranslation {

@@ -4,7 +4,7 @@ import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop,
 } from './search.js';
-import { instantiateEngine, loadModel, type WasmSource } from './engine.js';
+import { loadModel } from './engine.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
 import type { ByteSource } from './sources.js';
 import { planLongInput } from './long-input.js';
@@ -22,23 +22,6 @@ export type {
   Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation,
 } from './translator-types.js';
 
-let specs: Promise<OptionSpec[]> | null = null;
-
-/**
- * The engine's option table: each option's names, type, range, default and doc, read from a
- * WebAssembly instance (the first call instantiates one; later calls reuse its answer).
- * @param wasm the engine's .wasm (default: crossattn.wasm beside this module).
- */
-export function optionSpecs(wasm?: WasmSource): Promise<OptionSpec[]> {
-  specs ??= (async () => {
-    const { engine } = await instantiateEngine(wasm, 1);
-    return JSON.parse(engine.optionSpecs()) as OptionSpec[];
-  })().catch((e: unknown) => {
-    specs = null;  // a failed read is not remembered
-    throw e;
-  });
-  return specs;
-}
 /**
  * An encoder-decoder Transformer translator running in WebAssembly (Node 20, browsers, Web Workers).
  *
