@@ -61,6 +61,12 @@ std::vector<std::string> target_prefix(const json& prefix) {
   return prefix.get<std::vector<std::string>>();
 }
 
+// The npm CLI's flag of an option, without dashes: "beam_size" -> "beam-size".
+std::string cli_flag(std::string name) {
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
 json value_json(const OptionValue& value) {
   return std::visit([](const auto& v) -> json {
     if constexpr (std::is_same_v<std::decay_t<decltype(v)>, float>) return std::stod(value_text(v));  // 0.3, not 0.30000001
@@ -110,11 +116,11 @@ json option_specs_json() {
   const TranslateOptions defaults;
   json out = json::array();
   for (const OptionSpec& s : option_specs()) {
-    std::string flag = s.name;
-    std::replace(flag.begin(), flag.end(), '_', '-');
-    json j = {{"name", s.name}, {"jsName", js_name(s.name)}, {"flag", flag}, {"group", groups[static_cast<int>(s.group)]},
+    json j = {{"name", s.name}, {"jsName", js_name(s.name)}, {"flag", cli_flag(s.name)}, {"group", groups[static_cast<int>(s.group)]},
               {"type", types[static_cast<int>(s.type)]}, {"minExclusive", s.min_exclusive}, {"range", range_text(s)},
-              {"rule", value_rule(s)}, {"doc", name_options(s.doc, js_name)}, {"default", value_json(s.get(defaults))}};
+              {"rule", value_rule(s)}, {"doc", name_options(s.doc, js_name)},
+              {"flagDoc", name_options(s.doc, [](const std::string& n) { return "--" + cli_flag(n); })},
+              {"default", value_json(s.get(defaults))}};
     if (s.min) j["min"] = *s.min;
     if (s.max) j["max"] = *s.max;
     if (!s.choices.empty()) j["choices"] = s.choices;

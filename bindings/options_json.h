@@ -33,8 +33,9 @@ TranslateOptions options_from_json(const nlohmann::json& object);
 AlignmentOptions alignment_options_from_json(const nlohmann::json& object);
 
 /// The table as JSON, for JavaScript: [{name, jsName, flag, group, type, min?, max?, minExclusive,
-/// choices?, range, rule, doc, default}], the defaults read from TranslateOptions{} and
-/// AlignmentOptions{}, the docs naming options by js_name, `flag` the CLI's (beam-size).
+/// choices?, range, rule, doc, flagDoc, default}], the defaults read from TranslateOptions{} and
+/// AlignmentOptions{}, `flag` the npm CLI's (beam-size), `doc` naming options by js_name and
+/// `flagDoc` by flag (--beam-size).
 nlohmann::json option_specs_json();
 
 /// {option, value, limit, other?, note?} of a fault, its options named by js_name.

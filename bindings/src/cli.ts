@@ -122,7 +122,7 @@ function flagOf(spec: OptionSpec): string {
 function usage(specs: readonly OptionSpec[]): string {
   const lines = (command: string) => specs.filter((o) => commandOf(o) === command).map((o) => {
     const value = o.type === 'bool' ? '' : o.type === 'int[]' ? ' N,..' : o.type === 'choice' ? ` ${o.choices!.join('|')}` : ' X';
-    return `  --${flagOf(o)}${value}\n      ${o.doc}${o.range ? ` (${o.range})` : ''}; default ${JSON.stringify(o.default)}`;
+    return `  --${flagOf(o)}${value}\n      ${o.flagDoc}${o.range ? ` (${o.range})` : ''}; default ${JSON.stringify(o.default)}`;
   }).join('\n');
   return `${COMMANDS}\n\ntranslate options:\n${lines('translate')}\n\nalign options:\n${lines('align')}`;
 }

@@ -31,6 +31,8 @@ export interface OptionSpec {
   default: number | boolean | string | number[];
   /** One line; other options named by their JavaScript names. */
   doc: string;
+  /** The same naming other options by their command-line flags (--beam-size), for the CLI's help. */
+  flagDoc: string;
 }
 
 let tableEngine: Promise<EngineModule> | null = null;

@@ -78,6 +78,7 @@ TEST(OptionsJson, TheTableHasJavaScriptNamesFlagsDefaultsAndDocs) {
   EXPECT_EQ(row("method")["default"], "grow-diag-final-and");
   EXPECT_EQ(row("layers")["default"], json::array());
   EXPECT_NE(row("n_best")["doc"].get<std::string>().find("at most beamSize"), std::string::npos);
+  EXPECT_NE(row("n_best")["flagDoc"].get<std::string>().find("at most --beam-size"), std::string::npos);
 }
 
 TEST(OptionsJson, BadValuesAreRefusedNamingTheOptionAndTheValue) {
