@@ -1,7 +1,10 @@
 // Embind glue: exposes crossattn::Translator to JavaScript. No globals; every object belongs to the
 // JS handle that created it (freed by .delete(), which the TypeScript wrapper's dispose() calls).
-// Errors never cross the boundary as C++ exceptions: each call returns {error: {name, message}}
-// instead, which the wrapper turns into typed JS errors, and the translator stays usable.
+// Errors never cross the boundary as C++ exceptions: each call returns {error: {name, message,
+// fault?}} instead, which the wrapper turns into typed JS errors, and the translator stays usable.
+// An error about an option (Error::fault) is worded here with JavaScript's names (options_json.h)
+// and carries its fields as `fault` ({option, value, limit, other?, note?}) for the CLI to word
+// with its flags.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -13,6 +16,7 @@
 #include "error.h"
 #include "kernels/parallel.h"
 #include "options.h"
+#include "options_json.h"
 #include "translator.h"
 #include "warm_up.h"
 
@@ -20,10 +24,11 @@ namespace {
 
 using emscripten::val;
 
-val error_value(const char* name, const std::string& message) {
+val error_value(const char* name, const std::string& message, const val& fault = val::undefined()) {
   val error = val::object();
   error.set("name", name);
   error.set("message", message);
+  if (!fault.isUndefined()) error.set("fault", fault);
   val result = val::object();
   result.set("error", error);
   return result;
@@ -35,7 +40,9 @@ val guarded(Body&& body) {
   try {
     return body();
   } catch (const crossattn::Error& e) {
-    return error_value(crossattn::error_code_name(e.code()), crossattn::with_js_names(e.what()));
+    if (!e.fault()) return error_value(crossattn::error_code_name(e.code()), e.what());
+    return error_value(crossattn::error_code_name(e.code()), crossattn::word_fault(*e.fault(), crossattn::js_option_name),
+                       val::global("JSON").call<val>("parse", crossattn::fault_json(*e.fault()).dump()));
   } catch (const std::bad_alloc&) {
     return error_value("OutOfMemoryError", "the WebAssembly heap is exhausted");
   } catch (const std::exception& e) {
@@ -50,12 +57,17 @@ val to_array(const std::vector<T>& items) {
   return array;
 }
 
-// TranslateOptions from the JSON text the wrapper sends: {beamSize?, nBest?, ..., alignment?: {...} | null},
-// keys and checks as cpp/options.h's table has them.
+// The JSON value of the text the wrapper sends.
+nlohmann::json parse_json(const std::string& text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  if (value.is_discarded()) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "options are not valid JSON");
+  return value;
+}
+
+// TranslateOptions from the JSON text the wrapper sends: {beamSize?, nBest?, ..., alignment?: {...} | null}
+// (options_json.h).
 crossattn::TranslateOptions parse(const std::string& options_json) {
-  const nlohmann::json options = nlohmann::json::parse(options_json, nullptr, false);
-  if (options.is_discarded()) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "options are not valid JSON");
-  return crossattn::options_from_json(options);
+  return crossattn::options_from_json(parse_json(options_json));
 }
 
 // A copy out of the wasm heap (slice), so that the result survives later heap growth; null if empty.
@@ -205,7 +217,7 @@ class WasmTranslator {
   /// threshold?} (AlignmentOptions' defaults): {srcLen, tgtLen, weights, links} or {error}.
   val symmetrize(const val& forward, const val& backward, const std::string& alignment_json) const {
     return guarded([&] {
-      const crossattn::AlignmentOptions o = *parse("{\"alignment\": " + alignment_json + "}").alignment;
+      const crossattn::AlignmentOptions o = crossattn::alignment_options_from_json(parse_json(alignment_json));
       return alignment_value(crossattn::symmetrize(word_alignment(forward), word_alignment(backward), o.method, o.threshold));
     });
   }
@@ -251,8 +263,26 @@ class WasmTranslator {
 };
 
 /// The option table (cpp/options.h, option_specs_json) as JSON text: every option's names, type,
-/// range, default and doc, for the wrapper's checks and the CLI's flags.
+/// range, default and doc, for the wrapper and tools/options-table.js.
 std::string option_specs() { return crossattn::option_specs_json().dump(); }
+
+/// {} or {error}: the options of the JSON text `options_json` checked as far as they can be without
+/// a model (check_options: each value in range, n_best <= beam_size, sampling with beam_size 1),
+/// and with max_positions > 0 against a model of that many positions, for the CLI to refuse a
+/// command line before it translates.
+val check_options(const std::string& options_json, int max_positions) {
+  return guarded([&] {
+    const crossattn::TranslateOptions options = parse(options_json);
+    if (max_positions <= 0) {
+      crossattn::check_options(options);
+    } else {
+      crossattn::ModelConfig config;
+      config.max_positions = max_positions;
+      crossattn::check_options(options, config);
+    }
+    return val::object();
+  });
+}
 
 /// Asks for `n` threads for the matrix products of this instance (caller included; clamped to
 /// [1, 8] and to the threads the build can start: 1 in crossattn.wasm, up to 1 + its Worker pool
@@ -323,6 +353,7 @@ EMSCRIPTEN_BINDINGS(crossattn) {
   emscripten::function("allocateFileBuffer", &allocate_file_buffer);
   emscripten::function("loadTranslator", &load_translator);
   emscripten::function("optionSpecs", &option_specs);
+  emscripten::function("checkOptions", &check_options);
   emscripten::function("setThreadCount", &set_thread_count);
   emscripten::function("warmUp", &warm_up_engine);
 }

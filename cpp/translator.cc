@@ -174,18 +174,21 @@ void check_budget(const ModelConfig& c, const TranslateOptions& o, const std::ve
   for (size_t i = 0; i < src_lens.size(); ++i) {
     const long long steps = static_cast<long long>(o.beam_size) * max_lengths[i];
     if (steps > kMaxBeamSteps) {
-      throw Error(ErrorCode::kInvalidInput,
-                  "beam_size " + std::to_string(o.beam_size) + " x up to " + std::to_string(max_lengths[i]) +
-                      " target tokens = " + std::to_string(steps) + " decoder steps for one sentence; the limit is " +
-                      std::to_string(kMaxBeamSteps) + ": lower beam_size or max_length");
+      const std::string tokens = std::to_string(max_lengths[i]);
+      throw Error(OptionFault{"beam_size", std::to_string(o.beam_size),
+                              "at most " + std::to_string(kMaxBeamSteps / max_lengths[i]) + " with up to " + tokens +
+                                  " target tokens",
+                              "", std::to_string(o.beam_size) + " x " + tokens + " = " + std::to_string(steps) +
+                                  " decoder steps for one sentence; the limit is " + std::to_string(kMaxBeamSteps) +
+                                  ": lower the beam or the length limit"});
     }
     if (attention) attention_bytes += steps * c.decoder_layers * c.n_heads * src_lens[i] * static_cast<long long>(sizeof(float));
   }
   if (attention_bytes > kMaxAttentionBytes) {
-    throw Error(ErrorCode::kInvalidInput,
-                "keeping the cross-attention of this call would take " + std::to_string(attention_bytes >> 20) +
-                    " MiB; the limit is " + std::to_string(kMaxAttentionBytes >> 20) +
-                    " MiB: translate fewer or shorter sentences at once, lower beam_size, or turn attention off");
+    throw Error(OptionFault{"attention", "true", "false for this call", "",
+                            "keeping the cross-attention of this call would take " + std::to_string(attention_bytes >> 20) +
+                                " MiB; the limit is " + std::to_string(kMaxAttentionBytes >> 20) +
+                                " MiB; or translate fewer or shorter sentences at once, with a smaller beam"});
   }
 }
 
@@ -205,8 +208,8 @@ std::vector<std::vector<int>> prefix_ids(const Tokenizer& tokenizer, const Model
   std::vector<std::vector<int>> out(texts);
   if (o.target_prefix.empty()) return out;
   if (o.target_prefix.size() != texts) {
-    throw Error(ErrorCode::kInvalidInput, "target_prefix has " + std::to_string(o.target_prefix.size()) +
-                                              " entries for " + std::to_string(texts) + " texts");
+    throw Error(OptionFault{"target_prefix", std::to_string(o.target_prefix.size()) + " prefixes",
+                            std::to_string(texts) + " prefixes, one per text", "", ""});
   }
   for (size_t i = 0; i < texts; ++i) {
     out[i] = tokenizer.to_ids(tokenizer.encode(o.target_prefix[i], Side::kTarget).pieces);

@@ -2,42 +2,16 @@
  * Word alignments and residual statistics from cross-attention: the public types, option checks,
  * and the reshaping of the engine's flat arrays (cpp/alignment/word_alignment.h has the method).
  */
+import type { TableAlignmentOptions } from './options.generated.js';
+
 /**
  * How cross-attention becomes word alignments. Every field is optional; the engine holds the
- * defaults (the option table, docs/api.md), chosen by measuring AER on gold alignments
- * (docs/alignment.md), and checks every value.
+ * defaults, chosen by measuring AER on gold alignments (docs/alignment.md), and checks every
+ * value. The fields and their docs are generated from the engine's option table (TableAlignmentOptions).
  */
-export interface AlignmentOptions {
-  /**
-   * Decoder layers whose attention is averaged; negative indices count from the last (-1). With layers
-   * and heads both left out: the model's trained alignment head (config alignment_layer/alignment_head)
-   * if it has one, else the last two layers.
-   */
-  layers?: number[];
-  /** Heads averaged in those layers. Left out: all heads. */
-  heads?: number[];
-  /**
-   * How weights become links. 'argmax': each target word links to the source word it attends to
-   * most. 'grow-diag-final-and': that, and each source word's most attending target word,
-   * symmetrized as Koehn et al. 2003 do for two alignment directions. 'threshold': every pair whose
-   * weight reaches `threshold`.
-   */
-  method?: AlignmentMethod;
-  /** For method 'threshold', in (0, 1]. */
-  threshold?: number;
-  /** Shift-Att (Chen et al. 2020): read token i's attention at the step fed token i. */
-  shift?: boolean;
-  /** Link words (true) or SentencePiece pieces (false, indices as the tokens without eos). */
-  mergeSubwords?: boolean;
-  /**
-   * Weigh the attention by the model's alignment lexicon when its file has one (how often the
-   * training data linked each source piece to each target piece; docs/alignment.md): links come from
-   * attention × (lexicon + 1e-4). false reads attention alone.
-   */
-  lexicon?: boolean;
-}
+export type AlignmentOptions = TableAlignmentOptions;
 
-export type AlignmentMethod = 'argmax' | 'grow-diag-final-and' | 'threshold';
+export type AlignmentMethod = NonNullable<TableAlignmentOptions['method']>;
 
 /** Word alignments of one translation. */
 export interface WordAlignment {

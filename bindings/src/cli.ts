@@ -5,10 +5,12 @@
  * crossattn convert INPUT -o OUTPUT.crossattn [...]   (convert/command.ts: an OPUS-MT or Marian model to a .crossattn file)
  * crossattn download [NAME | --from L --to L] --catalog URL   (download.ts: a model a served catalog lists, checked)
  *
- * The search, length and alignment options are the engine's option table (cpp/options.h,
- * optionSpecs()) as flags: --beam-size N, --sample --top-p P --seed N, --layers L,.., --method M,
- * a boolean as --FLAG when it defaults to false and --no-FLAG when it defaults to true. --help
- * lists them with their ranges and defaults.
+ * The search, length and alignment options are the engine's option table (cpp/options.h, as
+ * options.generated.ts holds it) as flags: --beam-size N, --sample --top-p P --seed N, --layers L,..,
+ * --method M, a boolean as --FLAG when it defaults to false and --no-FLAG when it defaults to true.
+ * --help lists them with their ranges and defaults. The engine checks their values (checkOptions,
+ * options.ts); its refusal names the option, the value and the limit in fields (OptionFault),
+ * worded here with the flags.
  *
  * translate: translates TEXT, or without it each line of stdin to one line of stdout, with the
  * WebAssembly engine; a line may hold several sentences (splitSentences cuts it, the sentences
@@ -39,9 +41,10 @@
  * model is looked up in the npm package the catalog names (e.g. crossattn-tatoeba-en-de).
  *
  * --help prints the usage on stdout, --version the package version (exit 0). Options are parsed by
- * node:util parseArgs; an unknown option, a bad value or a misplaced argument is one line on stderr with exit 2,
- * before any model loads; options that contradict each other (--n-best above --beam-size) are
- * refused by the engine with exit 2 once the model has loaded, before any line is translated.
+ * node:util parseArgs; an unknown option, a bad value, options that contradict each other (--n-best
+ * above --beam-size) or a misplaced argument is one line on stderr with exit 2, before any model
+ * loads; a value beyond the model's own limits (--max-length above its max_positions) is refused
+ * with exit 2 once it has loaded, before any line is translated.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -50,11 +53,13 @@ import { fileURLToPath } from 'node:url';
 import { pharaoh, type AlignmentOptions } from './alignment.js';
 import { parseStrictly, type ArgOptions } from './cli-args.js';
 import { argumentText, linesOf, streamLines, wholeStdin, type InputText } from './cli-input.js';
-import { CrossattnError, InvalidInputError } from './errors.js';
+import { CrossattnError, InvalidInputError, type OptionFault } from './errors.js';
 import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
 import { joinParagraphs, splitParagraphs } from './sentences.js';
+import { OPTION_TABLE } from './options.generated.js';
+import { checkOptions, type OptionSpec } from './options.js';
 import { SENTENCE_BEAM_SIZE, type SearchOptions } from './search.js';
-import { optionSpecs, Translator, type OptionSpec } from './translator.js';
+import { Translator } from './translator.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
@@ -83,6 +88,8 @@ interface Options {
   json: boolean;
   html: boolean;
   search: SearchOptions;
+  /** The text of each table option given on the command line, by JavaScript name, to quote in errors. */
+  given: Map<string, string>;
   text?: string;
   src?: string;
   tgt?: string;
@@ -113,34 +120,40 @@ function flagOf(spec: OptionSpec): string {
 }
 
 /** The usage text: the commands, then every option of the table with its range and default. */
-function usage(specs: OptionSpec[]): string {
+function usage(specs: readonly OptionSpec[]): string {
   const lines = (command: string) => specs.filter((o) => commandOf(o) === command).map((o) => {
     const value = o.type === 'bool' ? '' : o.type === 'int[]' ? ' N,..' : o.type === 'choice' ? ` ${o.choices!.join('|')}` : ' X';
-    return `  --${flagOf(o)}${value}\n      ${o.doc}${o.range ? ` (${o.range})` : ''}; default ${JSON.stringify(o.default)}`;
+    return `  --${flagOf(o)}${value}\n      ${o.flagDoc}${o.range ? ` (${o.range})` : ''}; default ${JSON.stringify(o.default)}`;
   }).join('\n');
   return `${COMMANDS}\n\ntranslate options:\n${lines('translate')}\n\nalign options:\n${lines('align')}`;
 }
 
-/** The value of --flag for option `spec` from its text, checked against the table's range; one clear error (exit 2) if bad. */
-function valueOf(spec: OptionSpec, text: string): number | string | number[] {
-  const bad = (what: string): never => fail(`--${spec.flag} must be ${what}, not '${text}'`, 2);
-  const inRange = (n: number) => (spec.min === undefined || (spec.minExclusive ? n > spec.min : n >= spec.min)) &&
-    (spec.max === undefined || n <= spec.max);
-  const range = spec.range ? ` ${spec.range}` : '';
-  if (spec.type === 'choice') return spec.choices!.includes(text) ? text : bad(`one of ${spec.choices!.join(', ')}`);
-  if (spec.type === 'int[]') {
-    const items = text.split(',').map((v) => v.trim());
-    return items.every((v) => /^-?\d+$/.test(v) && inRange(Number(v))) ? items.map(Number) : bad(`a list of integers${range}`);
-  }
-  const n = Number(text);
-  if (spec.type === 'int') return /^-?\d+$/.test(text.trim()) && inRange(n) ? n : bad(`an integer${range}`);
-  return text.trim() !== '' && Number.isFinite(n) && inRange(n) ? n : bad(`a number${range}`);
+/**
+ * The value of the table option `spec` written as `text`: a number for an int or float that reads
+ * as one, a list of numbers for int[], else the text itself, which the engine then refuses by type.
+ * The engine checks ranges (checkOptions).
+ */
+function valueOf(spec: OptionSpec, text: string): number | string | (number | string)[] {
+  const integer = (v: string) => (/^\s*-?\d+\s*$/.test(v) ? Number(v) : v);
+  if (spec.type === 'int') return integer(text);
+  if (spec.type === 'int[]') return text.split(',').map(integer);
+  if (spec.type === 'float') return text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text;
+  return text;
+}
+
+/** A fault as this CLI words it: options by their flags, a value given on the command line as written there. */
+function wordFault(fault: OptionFault, given: Map<string, string>): string {
+  const flags = new Map(OPTION_TABLE.map((o) => [o.jsName, `--${flagOf(o)}`]));
+  const name = (option: string) => flags.get(option) ?? option;
+  const value = given.has(fault.option) ? `'${given.get(fault.option)}'` : fault.value;
+  return `${name(fault.option)} must be ${fault.limit}${fault.other ? ` ${name(fault.other)}` : ''}, not ${value}` +
+    (fault.note ? ` (${fault.note})` : '');
 }
 
 /** A command line that cannot be run: one line on stderr that points to --help, exit 2. */
 const usageError = (message: string): never => fail(`${message}; see crossattn --help`, 2);
 
-function parse(args: string[], specs: OptionSpec[]): Options {
+function parse(args: string[], specs: readonly OptionSpec[]): Options {
   const table = Object.fromEntries(specs.filter((o) => commandOf(o) !== null)
     .map((o) => [flagOf(o), { type: o.type === 'bool' ? 'boolean' : 'string' } as const]));
   const { values: v, positionals } = parseStrictly<ArgOptions>(args, { ...FIXED, ...table }, usageError);  // cli-args.ts
@@ -161,16 +174,17 @@ function parse(args: string[], specs: OptionSpec[]): Options {
   }
   if (rest.length > (command === 'translate' ? 1 : 0)) usageError(`unexpected argument '${rest.at(-1)}'`);
   // The table's options as the engine takes them, by JavaScript name.
-  const search: Record<string, unknown> = {}, alignment: Record<string, unknown> = {};
+  const search: Record<string, unknown> = {}, alignment: Record<string, unknown> = {}, given = new Map<string, string>();
   for (const o of specs) {
-    const given = v[flagOf(o)];
-    if (commandOf(o) === null || given === undefined) continue;
-    (o.group === 'alignment' ? alignment : search)[o.jsName] = o.type === 'bool' ? !o.default : valueOf(o, given as string);
+    const text = v[flagOf(o)];
+    if (commandOf(o) === null || text === undefined) continue;
+    if (typeof text === 'string') given.set(o.jsName, text);
+    (o.group === 'alignment' ? alignment : search)[o.jsName] = o.type === 'bool' ? !o.default : valueOf(o, text as string);
   }
   const str = (name: string) => v[name] as string | undefined;
   const options: Options = {
     command, model: str('model'), from: str('from'), to: str('to'), json: v.json === true, html: v.html === true,
-    text: rest[0], src: str('src'), tgt: str('tgt'), search: search as SearchOptions, alignment: alignment as AlignmentOptions,
+    text: rest[0], src: str('src'), tgt: str('tgt'), search: search as SearchOptions, alignment: alignment as AlignmentOptions, given,
   };
   if (command === 'align' && (options.src === undefined || options.tgt === undefined)) usageError('align needs --src and --tgt');
   if ([v.symmetric, v['reverse-model'], v['one-direction']].filter((x) => x !== undefined).length > 1) {
@@ -200,7 +214,7 @@ async function each<T>(items: AsyncIterable<T> | Iterable<T>, emit: (item: T) =>
       process.stdout.write((await emit(item)) + '\n');
     } catch (e) {
       if (!(e instanceof CrossattnError)) throw e;
-      process.stderr.write(`crossattn: ${e.name}: ${e.message}\n`);
+      process.stderr.write(`crossattn: ${e.name}: ${e.fault ? wordFault(e.fault, new Map()) : e.message}\n`);
       process.stdout.write('\n');  // keep output lines aligned with input lines
       failures++;
     }
@@ -256,16 +270,16 @@ function catalogModel(from: string | undefined, to: string | undefined): string 
   return model ?? fail(`${MODELS_DIR}catalog.json lists no model`, 1);
 }
 
-/** Exits 2 if the engine refuses the options together (--n-best above --beam-size, --sample with a beam). */
-async function refuseContradictions(translator: Translator, options: Options, specs: OptionSpec[]): Promise<void> {
+/**
+ * Exits 2 with the engine's refusal, worded with the flags, unless it takes the options: their
+ * values and how they go together, and with `maxPositions` (a loaded model's) the model's limits too.
+ */
+async function refuseBadOptions(options: Options, maxPositions?: number): Promise<void> {
   try {
-    if (options.command === 'align') await translator.align('', '', { alignment: options.alignment });
-    else await translator.translate('', options.search);
+    await checkOptions(options.command === 'align' ? { alignment: options.alignment } : options.search, maxPositions);
   } catch (e) {
     if (!(e instanceof InvalidInputError)) throw e;
-    // The engine names options as JavaScript does; here they are flags.
-    const flags = new Map(specs.map((o) => [o.jsName, `--${o.flag}`]));
-    fail(e.message.replace(/\b\w+\b/g, (word) => flags.get(word) ?? word), 2);
+    fail(e.fault ? wordFault(e.fault, options.given) : e.message, 2);
   }
 }
 
@@ -285,12 +299,12 @@ async function main() {
     const { runConvert } = await import('./convert/command.js');
     return runConvert(process.argv.slice(3), PACKAGE.version);
   }
-  const specs = await optionSpecs();
-  const options = parse(process.argv.slice(2), specs);
+  const options = parse(process.argv.slice(2), OPTION_TABLE);
   const { search } = options;  // a sentence at a time: beam search unless asked otherwise (docs/api.md, "Decoding defaults")
   if (search.beamSize === undefined && !search.sample) search.beamSize = Math.max(SENTENCE_BEAM_SIZE, search.nBest ?? 1);
+  await refuseBadOptions(options);
   const translator = await loadModel(options.model ?? catalogModel(options.from, options.to));
-  await refuseContradictions(translator, options, specs);
+  await refuseBadOptions(options, translator.config.maxPositions);
   let failures: number;
   if (options.command === 'align') {
     const src = lines(options.src!, '--src'), tgt = lines(options.tgt!, '--tgt');
@@ -332,7 +346,6 @@ async function main() {
       if (!options.json) {
         return r.hypotheses.map((h) => `${n} ||| ${h.text} ||| ${h.logProb} ||| ${h.score}`).join('\n');
       }
-      if (!options.json) return r.text;
       // Typed arrays as arrays, at any depth: crossAttention rows, and those of a long sentence's parts.
       return JSON.stringify({ ...r, model: translator.info }, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v as Float32Array) : v));
     });

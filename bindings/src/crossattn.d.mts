@@ -1,12 +1,15 @@
 // Types of the Emscripten module (dist/crossattn.mjs) as bindings/embind.cc defines it. Internal:
-// the public types live in translator.ts, so that dist/*.d.ts never import this file.
+// the public types live in translator-types.ts, so that dist/*.d.ts never import this file.
 import type { EngineAlignment } from './alignment.js';
+import type { OptionFault } from './errors.js';
 import type { TokenEvent } from './search.js';
-import type { Hypothesis, ModelConfig, Translation } from './translator.js';
+import type { Hypothesis, ModelConfig, Translation } from './translator-types.js';
 
 export interface EngineError {
   name: string;
   message: string;
+  /** An error about an option: its fields, options by JavaScript name (bindings/options_json.h, fault_json). */
+  fault?: OptionFault;
 }
 /** What the engine returns: the public Translation with the attention flat, [layers * heads * T * S]. */
 export type EngineTranslation = Omit<Translation, 'crossAttention' | 'alignment' | 'residual' | 'ms' | 'hypotheses' |
@@ -52,6 +55,8 @@ export interface EngineModule {
   loadTranslator(buffer: WasmFileBuffer, size: number): Result<{ translator: WasmTranslator }>;
   /** The option table (cpp/options.h) as JSON text: OptionSpec[]. */
   optionSpecs(): string;
+  /** check_options (cpp/options.h) of the options' JSON text: without a model, or against maxPositions > 0. */
+  checkOptions(options: EngineOptions, maxPositions: number): Result<object>;
   /** Asks for `n` threads for the products (1 in crossattn.wasm); returns the count in use. */
   setThreadCount(n: number): number;
   /** Runs the model-load path on a synthetic tokenizer (bindings/warm_up.h): how many pieces it loaded. */

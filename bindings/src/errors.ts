@@ -3,10 +3,32 @@
  * the Translator stays usable (except DisposedError, which says it was disposed).
  */
 export class CrossattnError extends Error {
-  constructor(message: string) {
+  /** For an error about an option (an InvalidInputError the engine raised): the option, its value and the limit it broke. */
+  readonly fault?: OptionFault;
+
+  constructor(message: string, fault?: OptionFault) {
     super(message);
     this.name = new.target.name;
+    if (fault !== undefined) this.fault = fault;
   }
+}
+
+/**
+ * An option value the engine refused, in parts, so that each front end can word it with its own
+ * names (the message says "<option> must be <limit>[ <other>], not <value>[ (<note>)]" with
+ * JavaScript's; the CLI says it with its flags).
+ */
+export interface OptionFault {
+  /** The option, by its JavaScript name (optionSpecs()' jsName): 'beamSize', 'threshold'. */
+  option: string;
+  /** The value refused, as text ('65'; JSON text for a value of the wrong type: '"4"'). */
+  value: string;
+  /** What the value must be: 'an integer from 1 to 64', 'at most' (then `other`). */
+  limit: string;
+  /** The option `limit` is relative to: 'beamSize' in "nBest must be at most beamSize". */
+  other?: string;
+  /** Why, or what else can be changed. */
+  note?: string;
 }
 /** A model or wasm file could not be read or fetched: missing, unreachable, not a file, or too large. */
 export class LoadError extends CrossattnError {}
@@ -27,7 +49,7 @@ export class DisposedError extends CrossattnError {}
 /** A Web Worker could not start (its script failed to load) or died; its pending requests fail with it. */
 export class WorkerError extends CrossattnError {}
 
-const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
+const BY_NAME: Record<string, new (message: string, fault?: OptionFault) => CrossattnError> = {
   LoadError,
   ModelFormatError,
   InvalidInputError,
@@ -38,7 +60,7 @@ const BY_NAME: Record<string, new (message: string) => CrossattnError> = {
 };
 
 /** The typed error for an {name, message} pair coming from the engine or a worker. */
-export function errorFromEngine(error: { name: string; message: string }): CrossattnError {
+export function errorFromEngine(error: { name: string; message: string; fault?: OptionFault }): CrossattnError {
   const Type = BY_NAME[error.name] ?? CrossattnError;
-  return new Type(error.message);  // the engine names options as JavaScript does (with_js_names)
+  return new Type(error.message, error.fault);  // the engine words a fault with JavaScript's names (bindings/embind.cc)
 }

@@ -1,5 +1,6 @@
 /** crossattn: encoder-decoder Transformer translation in WebAssembly, with its cross-attention. */
-export { Translator, optionSpecs } from './translator.js';
+export { Translator } from './translator.js';
+export { optionSpecs } from './options.js';
 export { MAX_THREADS, prepareEngine, threadsAvailable } from './engine.js';
 export type { ThreadsOption, WasmSource } from './engine.js';
 export { joinParagraphs, splitParagraphs, splitSentences } from './sentences.js';
@@ -25,3 +26,4 @@ export {
   OutOfMemoryError,
   TokenizerError,
 } from './errors.js';
+export type { OptionFault } from './errors.js';

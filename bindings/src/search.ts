@@ -1,52 +1,18 @@
 /**
  * Decoding options shared by Translator, WorkerTranslator and WorkerPool: beam search, n-best,
- * sampling, length limits, streaming and cancellation. The engine owns every option's default and
- * range (cpp/options.h: the option table, which `optionSpecs()` returns and docs/api.md lists);
- * this file declares their types and turns options into the engine's JSON.
+ * sampling, length limits, streaming and cancellation. The engine owns every option's default,
+ * range and doc (cpp/options.h: the option table, which `optionSpecs()` returns, docs/api.md lists
+ * and options.generated.ts types); this file adds the JavaScript-only options and turns options
+ * into the engine's JSON.
  */
 import { CancelledError, InvalidInputError } from './errors.js';
+import type { TableSearchOptions } from './options.generated.js';
 
-/** Beam search, sampling and length options; every field is optional (defaults: docs/api.md). */
-export interface SearchOptions {
-  /** Hypotheses kept per sentence, 1 .. 64; 1 is greedy decoding, the fastest. */
-  beamSize?: number;
-  /** Hypotheses returned in Translation.hypotheses, best first, 1 .. beamSize. */
-  nBest?: number;
-  /**
-   * GNMT length penalty alpha (Wu et al. 2016): hypotheses are ranked by
-   * logProb / ((5 + T) / 6) ** alpha for T target tokens. 0 ranks by log-probability.
-   */
-  lengthPenalty?: number;
-  /** Stop once beamSize hypotheses have finished; false searches until none can win. */
-  earlyStopping?: boolean;
-  /**
-   * Repetition guard: no span of up to 16 target tokens may occur more than repeatLimit times in a
-   * row, which stops degenerate loops ("antantant…") on out-of-domain input. 0 turns it off.
-   */
-  repeatLimit?: number;
-  /** Draw each token at random from the model's distribution instead of the most probable (beamSize 1). */
-  sample?: boolean;
-  /** With sample: draw among the topK most probable tokens only (Fan et al. 2018); 0 means all. */
-  topK?: number;
-  /** With sample: draw from the nucleus, the fewest most probable tokens whose probability reaches topP (Holtzman et al. 2020), in (0, 1]. */
-  topP?: number;
-  /** With sample: the logits are divided by it (> 0); below 1 sharpens, above 1 flattens. */
-  temperature?: number;
-  /** With sample: where the random stream starts; the same seed gives the same translation. */
-  seed?: number;
-  /**
-   * Most target tokens per sentence, eos included: floor(maxLengthRatio * S + maxLengthOffset) for
-   * S source tokens, at most maxLength (0 means the model's maxPositions).
-   */
-  maxLength?: number;
-  maxLengthRatio?: number;
-  maxLengthOffset?: number;
-  /**
-   * Score only the model's lexical shortlist of target pieces when its file has one (the frequent
-   * pieces and those the training data aligned to this source's pieces; docs/model-format.md):
-   * a faster output layer. false scores the whole vocabulary.
-   */
-  shortlist?: boolean;
+/**
+ * Beam search, sampling and length options; every field is optional. Each field but targetPrefix
+ * is a row of the engine's table, its type and doc generated from it (TableSearchOptions).
+ */
+export interface SearchOptions extends TableSearchOptions {
   /**
    * Forced start of the translation (prefix decoding, as CTranslate2's `target_prefix`): translate()
    * takes a string, translateBatch() an array with one string per text ('' for none). The

@@ -1,237 +1,26 @@
 import type { EngineModule, EngineTranslation, WasmTranslator } from './crossattn.mjs';
-import {
-  rowsOf, toResidualStats, toWordAlignment, type AlignmentOptions, type EngineAlignment, type ResidualStats,
-  type WordAlignment,
-} from './alignment.js';
+import { toWordAlignment, type AlignmentOptions, type EngineAlignment, type WordAlignment } from './alignment.js';
 import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
 import {
-  checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop, type SearchOptions, type StreamOptions,
+  checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop,
 } from './search.js';
-import { instantiateEngine, loadModel, type ThreadsOption, type WasmSource } from './engine.js';
+import { loadModel } from './engine.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
-import type { ByteSource, ProgressCallback } from './sources.js';
+import type { ByteSource } from './sources.js';
 import { planLongInput } from './long-input.js';
 import { joinPlan, planOnToken } from './long-input-join.js';
 import { checkWellFormed } from './well-formed.js';
 import { checkTexts } from './batch-input.js';
-import { applyCopyThrough, copyThroughRequest, recoverDropped, type CopyThroughReport } from './copy-through.js';
+import { applyCopyThrough, copyThroughRequest, recoverDropped } from './copy-through.js';
 import { planPrefixes, targetPrefixes } from './target-prefix.js';
+import { toTranslation } from './engine-translation.js';
+import type {
+  HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation,
+} from './translator-types.js';
 
-/** Options of Translator.load. */
-export interface LoadOptions {
-  /**
-   * The engine's .wasm: bytes, where to read them, or the module prepareEngine compiled. Default:
-   * crossattn.wasm beside this module. Each source is compiled once and kept (prepareEngine).
-   */
-  wasm?: WasmSource;
-  /**
-   * Threads for the matrix products (results are the same on any number). 'auto' (default): as
-   * many as threadsAvailable() says, which is more than 1 only in a cross-origin isolated page or
-   * worker, where the pthreads engine (crossattn-mt.wasm, crossattn-mt.worker.js beside this module)
-   * runs. A number asks for that many (1 to MAX_THREADS); where fewer can run, the translator runs
-   * on those (Translator.threads). @throws InvalidInputError (from load) for another value.
-   */
-  threads?: ThreadsOption;
-  /** Progress of the model download, in bytes. */
-  onProgress?: ProgressCallback;
-}
-
-/**
- * Options of Translator.translate, translateBatch and align (SearchOptions and StreamOptions too).
- * Defaults and ranges: the engine's option table (optionSpecs(), docs/api.md).
- */
-export interface TranslateOptions extends SearchOptions, StreamOptions {
-  /** Return the cross-attention weights of the best hypothesis (Translation.crossAttention). */
-  attention?: boolean;
-  /** Word alignments from cross-attention (Translation.alignment): true for the defaults, or options. */
-  alignment?: boolean | AlignmentOptions;
-  /** Statistics of each cross-attention residual connection (Translation.residual). */
-  residual?: boolean;
-  /**
-   * Treat the text as an HTML fragment (translate only): translate its text, keep its markup
-   * (html.ts), and return an HtmlTranslation.
-   */
-  html?: boolean;
-  /** Copy unknown pieces, numbers, URLs and names of the source through by the alignment (copy-through.ts); default true. */
-  copyThrough?: boolean;
-}
-
-/** One option of the engine's table (cpp/options.h): what `optionSpecs()` returns. */
-export interface OptionSpec {
-  /** The C++ name (beam_size). */
-  name: string;
-  /** The JavaScript name (beamSize); alignment options are fields of `alignment`. */
-  jsName: string;
-  /** The command-line flag without dashes (beam-size); a boolean that defaults to true is --no-FLAG. */
-  flag: string;
-  group: 'search' | 'length' | 'output' | 'alignment';
-  type: 'int' | 'float' | 'bool' | 'choice' | 'int[]';
-  min?: number;
-  max?: number;
-  minExclusive: boolean;
-  choices?: string[];
-  /** The range in words ("from 1 to 64", "in (0, 1]"), empty when unbounded. */
-  range: string;
-  default: number | boolean | string | number[];
-  doc: string;
-}
-
-let specs: Promise<OptionSpec[]> | null = null;
-
-/**
- * The engine's option table: each option's names, type, range, default and doc, read from a
- * WebAssembly instance (the first call instantiates one; later calls reuse its answer).
- * @param wasm the engine's .wasm (default: crossattn.wasm beside this module).
- */
-export function optionSpecs(wasm?: WasmSource): Promise<OptionSpec[]> {
-  specs ??= (async () => {
-    const { engine } = await instantiateEngine(wasm, 1);
-    return JSON.parse(engine.optionSpecs()) as OptionSpec[];
-  })().catch((e: unknown) => {
-    specs = null;  // a failed read is not remembered
-    throw e;
-  });
-  return specs;
-}
-
-/** The result of translate(html, { html: true }). */
-export interface HtmlTranslation {
-  /** The translated fragment, serialised HTML: the source's markup around the translated text. */
-  text: string;
-  /** Every translated sentence and alt/title text, in document order, each with its alignment. */
-  sentences: Translation[];
-  /** The lowest confidence of its sentences (1 when there is no text): how sure the model is of the weakest part. */
-  confidence: number;
-  /** Wall time of the call (ms). */
-  ms: number;
-}
-
-/** One entry of the n-best list (Translation.hypotheses). */
-export interface Hypothesis {
-  text: string;
-  /** [T] pieces, "</s>" last unless the length limit cut the output. */
-  targetTokens: string[];
-  targetIds: number[];
-  /** [T] log-probability of each target token given the ones before it and the source (nats). */
-  tokenLogProbs: number[];
-  /** Sum of the log-probabilities of targetTokens (nats). */
-  logProb: number;
-  /** logProb / ((5 + T) / 6) ** lengthPenalty: what beam search ranks by. */
-  score: number;
-}
-
-/** The architecture of the loaded model (docs/model-format.md). */
-export interface ModelConfig {
-  name: string;
-  sourceLang: string;
-  targetLang: string;
-  encoderLayers: number;
-  decoderLayers: number;
-  dModel: number;
-  nHeads: number;
-  dFf: number;
-  vocabSize: number;
-  /** The source vocabulary's size: vocabSize unless the model's source side has its own. */
-  sourceVocabSize: number;
-  /** What carries the decoder's history: masked self-attention, or the SSRU of Bergamot's students. */
-  decoderAutoregression: 'self-attention' | 'ssru';
-  maxPositions: number;
-  /**
-   * The cross-attention head trained to align (guided alignment, docs/alignment.md), which word
-   * alignments read by default; absent when the model has none.
-   */
-  alignmentHead?: { layer: number; head: number };
-}
-
-/** A translation with its tokens and the cross-attention behind it. */
-export interface Translation {
-  /** The translated text. */
-  text: string;
-  /** [S] SentencePiece pieces fed to the encoder, "</s>" last. */
-  sourceTokens: string[];
-  /** [T] generated pieces, "</s>" last unless maxLength stopped the output. */
-  targetTokens: string[];
-  sourceIds: number[];
-  targetIds: number[];
-  /** [T] log-probability of each target token given the ones before it and the source (nats). */
-  tokenLogProbs: number[];
-  /** Sum of log-probabilities of the target tokens (nats). */
-  logProb: number;
-  /**
-   * How sure the model is of this translation, in (0, 1]: the geometric mean of its token
-   * probabilities, exp(mean of tokenLogProbs) (Fomicheva et al. 2020, "Unsupervised Quality
-   * Estimation for Neural Machine Translation"). docs/confidence.md measures how well it ranks
-   * translations by quality (Spearman 0.48–0.51 with chrF on FLORES dev) and how well it and
-   * wordConfidence find injected errors (ROC AUC 0.62–0.64 for a sentence, 0.91 for a word).
-   */
-  confidence: number;
-  /** [W] for each of targetWords, the probability of the whole word (the product of its tokens'). */
-  wordConfidence: number[];
-  /** logProb / ((5 + T) / 6) ** lengthPenalty, the score beam search ranked this translation by. */
-  score: number;
-  /** The n-best list (options.nBest entries), best first; hypotheses[0] is this translation. Empty for blank text and align(). */
-  hypotheses: Hypothesis[];
-  /**
-   * Cross-attention weights [layers][heads][T][S]: crossAttention[l][h][t][s] is how much target
-   * position t attended to source position s in decoder layer l, head h. Each row sums to 1.
-   * Absent when options.attention is false.
-   */
-  crossAttention?: Float32Array[][][];
-  /** Whitespace-separated words of the source and of the target text: the units of `alignment`. */
-  sourceWords: string[];
-  targetWords: string[];
-  /** [S] and [T]: the word each token belongs to, -1 for eos. */
-  sourceWordOfToken: number[];
-  targetWordOfToken: number[];
-  /** Word alignments, when options.alignment asked for them. */
-  alignment?: WordAlignment;
-  /** Cross-attention residual statistics [layers][T], when options.residual asked for them. */
-  residual?: ResidualStats;
-  /** Wall time of the call in the engine (ms). */
-  ms: number;
-  /**
-   * Present only when the sentence had more than config.maxPositions source tokens and was translated
-   * in parts (long-input.ts): each part's own Translation, in order. The other fields then join the
-   * parts' (long-input-join.ts, docs/api.md "Long input"); crossAttention is in the parts only.
-   */
-  parts?: Translation[];
-  /** What copy-through changed and what it found missing (copy-through.ts); absent with copyThrough false. */
-  copyThrough?: CopyThroughReport;
-}
-
-
-
-/** Splits the flat [L * H * T * S] weights into [L][H][T] rows of S (views, no copy). */
-function reshapeAttention(flat: Float32Array, layers: number, heads: number, t: number, s: number): Float32Array[][][] {
-  return Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) =>
-    rowsOf(flat.subarray((l * heads + h) * t * s, (l * heads + h + 1) * t * s), t, s)));
-}
-
-function toTranslation(r: EngineTranslation, ms: number): Translation {
-  const result: Translation = {
-    text: r.text,
-    sourceTokens: r.sourceTokens,
-    targetTokens: r.targetTokens,
-    sourceIds: r.sourceIds,
-    targetIds: r.targetIds,
-    tokenLogProbs: Array.from(r.tokenLogProbs ?? []),
-    logProb: r.logProb,
-    score: r.score,
-    confidence: r.confidence,
-    wordConfidence: Array.from(r.wordConfidence ?? []),
-    hypotheses: r.hypotheses.map((h) => ({ ...h, tokenLogProbs: Array.from(h.tokenLogProbs ?? []) })),
-    sourceWords: r.sourceWords,
-    targetWords: r.targetWords,
-    sourceWordOfToken: r.sourceWordOfToken,
-    targetWordOfToken: r.targetWordOfToken,
-    ms,
-  };
-  const t = r.targetTokens.length;
-  if (r.crossAttention) result.crossAttention = reshapeAttention(r.crossAttention, r.layers, r.heads, t, r.sourceTokens.length);
-  if (r.alignment) result.alignment = toWordAlignment(r.alignment);
-  if (r.residual) result.residual = toResidualStats(r.residual, r.layers, t);
-  return result;
-}
+export type {
+  Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation,
+} from './translator-types.js';
 
 /**
  * An encoder-decoder Transformer translator running in WebAssembly (Node 20, browsers, Web Workers).

@@ -21,12 +21,15 @@ std::vector<std::pair<int, int>> selected_heads(const CrossAttentionView& a, con
   }
   std::vector<std::pair<int, int>> selected;
   for (int layer : layers) {
-    check(layer >= -a.layers && layer < a.layers, "alignment layer " + std::to_string(layer) +
-                                                       " is outside -" + std::to_string(a.layers) + " .. " +
-                                                       std::to_string(a.layers - 1));
+    if (layer < -a.layers || layer >= a.layers) {
+      throw Error(OptionFault{"layers", std::to_string(layer), "integers from -" + std::to_string(a.layers) + " to " +
+                              std::to_string(a.layers - 1) + " for this model's decoder", "", ""});
+    }
     for (int h : heads) {
-      check(h >= 0 && h < a.heads, "alignment head " + std::to_string(h) + " is outside 0 .. " +
-                                       std::to_string(a.heads - 1));
+      if (h < 0 || h >= a.heads) {
+        throw Error(OptionFault{"heads", std::to_string(h), "integers from 0 to " + std::to_string(a.heads - 1) +
+                                " for this model's decoder", "", ""});
+      }
       selected.emplace_back(layer < 0 ? layer + a.layers : layer, h);
     }
   }

@@ -23,28 +23,16 @@ enum class AlignmentMethod {
 };
 
 struct AlignmentOptions {
-  /// Decoder layers whose attention is averaged; negative indices count from the last layer (-1).
-  /// Empty: the last two layers (the only one in a one-layer decoder); the Translator first picks
-  /// the model's trained alignment head when layers and heads are both empty (ModelConfig). The
-  /// defaults (last two layers, all heads, grow-diag-final-and, no shift) had the lowest AER on the
-  /// dev half of the gold in docs/alignment.md for models without one.
-  std::vector<int> layers;
-  /// Heads averaged in each of those layers; empty means all heads.
-  std::vector<int> heads;
+  // Each field's meaning, range and source is documented once, in option_specs() (cpp/options.cc).
+  // The defaults (last two layers, all heads, grow-diag-final-and, no shift) had the lowest AER on
+  // the dev half of the gold in docs/alignment.md for models without a trained alignment head.
+  std::vector<int> layers;  // empty: the last two layers (the Translator first tries ModelConfig's head)
+  std::vector<int> heads;   // empty: all heads
   AlignmentMethod method = AlignmentMethod::kGrowDiagFinalAnd;
-  /// For kThreshold, in (0, 1]: every pair whose weight is at least this links, so a word may get
-  /// none or several.
-  float threshold = 0.3f;
-  /// Read target token i's attention at the step that is fed token i (Shift-Att) instead of the
-  /// step that predicts it. Off by default: in our models the predicting step already attends to
-  /// the word's source, and the shift moves every link by one (docs/alignment.md).
-  bool shift = false;
-  /// Links between words (pieces merged: source pieces summed, target pieces averaged); false
-  /// gives links between pieces, indexed like the tokens without eos.
+  float threshold = 0.3f;  // kThreshold
+  bool shift = false;      // Shift-Att
   bool merge_subwords = true;
-  /// Weigh the attention by the model's alignment lexicon when its file has one (model/lexicon.h):
-  /// links then come from P(a_j = i) ∝ A[j, i] · (lex(s_i, t_j) + floor). false reads attention alone.
-  bool lexicon = true;
+  bool lexicon = true;  // model/lexicon.h: P(a_j = i) ∝ A[j, i] · (lex(s_i, t_j) + floor)
 };
 
 /// Cross-attention weights [L, H, T, S] of one translation (rows sum to 1 over S).

@@ -47,15 +47,30 @@
 
 namespace {
 
-// The translate options of the table (search and length), each with its flag, range and default.
+// The flag of an option of the table (cpp/options.h): --beam-size for beam_size.
+std::string flag(const std::string& name) {
+  std::string out = "--" + name;
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+// Whether the table's option `o` is one of `translate` (search and length options).
+bool translate_option(const crossattn::OptionSpec& o) {
+  return o.group == crossattn::OptionGroup::kSearch || o.group == crossattn::OptionGroup::kLength;
+}
+
+// The translate options of the table, each with its flag, doc, range and default.
 std::string option_help() {
   std::string out;
   for (const crossattn::OptionSpec& o : crossattn::option_specs()) {
-    if (o.group != crossattn::OptionGroup::kSearch && o.group != crossattn::OptionGroup::kLength) continue;
-    const nlohmann::json fallback = o.get(crossattn::TranslateOptions{});
-    const bool negated = o.type == crossattn::OptionType::kBool && fallback == true;
-    out += "  --" + std::string(negated ? "no-" : "") + o.flag + (o.type == crossattn::OptionType::kBool ? "" : " X") +
-           "\n      " + o.doc + " (default " + fallback.dump() + ")\n";
+    if (!translate_option(o)) continue;
+    const crossattn::OptionValue fallback = o.get(crossattn::TranslateOptions{});
+    const bool is_bool = o.type == crossattn::OptionType::kBool;
+    const bool negated = is_bool && std::get<bool>(fallback);
+    const std::string range = crossattn::range_text(o);
+    out += "  " + (negated ? "--no-" + flag(o.name).substr(2) : flag(o.name)) + (is_bool ? "" : " X") + "\n      " +
+           crossattn::name_options(o.doc, flag) + (range.empty() ? "" : " (" + range + ")") + "; default " +
+           crossattn::value_text(fallback) + "\n";
   }
   return out;
 }
@@ -67,25 +82,43 @@ int usage() {
   return 2;
 }
 
+// The value of option `o` written as `text` on the command line (an int or a float; the translate
+// options hold no lists or choices). Raises Error(OptionFault) naming the text for one that is no
+// number or out of the table's range.
+crossattn::OptionValue parse_value(const crossattn::OptionSpec& o, const std::string& text) {
+  const crossattn::OptionFault fault{o.name, "'" + text + "'", crossattn::value_rule(o), "", ""};
+  size_t used = 0;
+  crossattn::OptionValue value;
+  try {
+    if (o.type == crossattn::OptionType::kInt) value = std::stoi(text, &used);
+    else value = std::stof(text, &used);
+  } catch (const std::exception&) {  // no number, or out of int's or float's range
+    throw crossattn::Error(fault);
+  }
+  if (used != text.size()) throw crossattn::Error(fault);
+  try {
+    crossattn::check_value(o, value);
+  } catch (const crossattn::Error&) {
+    throw crossattn::Error(fault);
+  }
+  return value;
+}
+
 // Sets the table option whose flag `arg` is (--beam-size, --sample, --no-early-stopping), taking its
 // value from argv[i + 1] unless it is a boolean. Returns false if `arg` names no such option; raises
-// Error(kInvalidInput) for a bad or missing value.
+// Error for a bad or missing value.
 bool set_option(const std::string& arg, int argc, char** argv, int& i, crossattn::TranslateOptions& options) {
-  using crossattn::OptionType;
   for (const crossattn::OptionSpec& o : crossattn::option_specs()) {
-    if (o.group != crossattn::OptionGroup::kSearch && o.group != crossattn::OptionGroup::kLength) continue;
-    nlohmann::json value;
-    if (o.type == OptionType::kBool && (arg == "--" + o.flag || arg == "--no-" + o.flag)) {
-      value = arg == "--" + o.flag;
-    } else if (o.type != OptionType::kBool && arg == "--" + o.flag) {
+    if (!translate_option(o)) continue;
+    const std::string name = flag(o.name);
+    if (o.type == crossattn::OptionType::kBool && (arg == name || arg == "--no-" + name.substr(2))) {
+      o.set(options, arg == name);
+    } else if (o.type != crossattn::OptionType::kBool && arg == name) {
       if (i + 1 >= argc) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, arg + " needs a value");
-      value = nlohmann::json::parse(argv[++i], nullptr, false);  // a number; anything else fails the check
+      o.set(options, parse_value(o, argv[++i]));
     } else {
       continue;
     }
-    const std::string problem = crossattn::check_value(o, value, arg);
-    if (!problem.empty()) throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, problem);
-    o.set(options, value);
     return true;
   }
   return false;
@@ -97,6 +130,11 @@ constexpr int kSentenceBeamSize = 4;
 void use_sentence_beam(int argc, char** argv, crossattn::TranslateOptions& options) {
   const bool beam_given = std::find(argv + 2, argv + argc, std::string("--beam-size")) != argv + argc;
   if (!beam_given && !options.sample) options.beam_size = std::max(kSentenceBeamSize, options.n_best);
+}
+
+// An error as this CLI words it: an option named by its flag.
+std::string message(const crossattn::Error& e) {
+  return e.fault() ? crossattn::word_fault(*e.fault(), flag) : e.what();
 }
 
 nlohmann::json to_json(const crossattn::Translation& r) {
@@ -136,39 +174,53 @@ nlohmann::json to_json(const crossattn::Translation& r) {
   return j;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) != "translate") return usage();
+// The command line of `translate`.
+struct Args {
   std::string model_path, from, to, models_dir = "models", text;
   bool json = false, have_text = false;
   int threads = 1;
   crossattn::TranslateOptions options;
-  options.attention = false;
+};
+
+// Reads argv into `a`; returns 0, or the exit status after the usage (2) or one line naming a bad
+// option (2; its value and how the options go together are checked before any model loads).
+int parse_args(int argc, char** argv, Args& a) {
+  if (argc < 2 || std::string(argv[1]) != "translate") return usage();
+  a.options.attention = false;
   try {
     for (int i = 2; i < argc; ++i) {
       const std::string arg = argv[i];
-      if (arg == "--model" && i + 1 < argc) model_path = argv[++i];
-      else if (arg == "--from" && i + 1 < argc) from = argv[++i];
-      else if (arg == "--to" && i + 1 < argc) to = argv[++i];
-      else if (arg == "--models" && i + 1 < argc) models_dir = argv[++i];
-      else if (arg == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
-      else if (arg == "--json") json = true;
-      else if (arg == "--attention") options.attention = true;
-      else if (arg == "--alignment") options.alignment = crossattn::AlignmentOptions{};
-      else if (set_option(arg, argc, argv, i, options)) continue;
+      if (arg == "--model" && i + 1 < argc) a.model_path = argv[++i];
+      else if (arg == "--from" && i + 1 < argc) a.from = argv[++i];
+      else if (arg == "--to" && i + 1 < argc) a.to = argv[++i];
+      else if (arg == "--models" && i + 1 < argc) a.models_dir = argv[++i];
+      else if (arg == "--threads" && i + 1 < argc) a.threads = std::atoi(argv[++i]);
+      else if (arg == "--json") a.json = true;
+      else if (arg == "--attention") a.options.attention = true;
+      else if (arg == "--alignment") a.options.alignment = crossattn::AlignmentOptions{};
+      else if (set_option(arg, argc, argv, i, a.options)) continue;
       else if (arg.rfind("--", 0) == 0) return usage();
-      else text = arg, have_text = true;
+      else a.text = arg, a.have_text = true;
     }
+    use_sentence_beam(argc, argv, a.options);
+    crossattn::check_options(a.options);
   } catch (const crossattn::Error& e) {
-    std::cerr << "crossattn-cli: " << e.what() << '\n';
+    std::cerr << "crossattn-cli: " << message(e) << '\n';
     return 2;
   }
-  use_sentence_beam(argc, argv, options);
   // Exactly one way to name the model: --model, or both --from and --to.
-  const bool by_direction = !from.empty() || !to.empty();
-  if (model_path.empty() ? (from.empty() || to.empty()) : by_direction) return usage();
-  if (threads < 1 || threads > crossattn::kMaxThreads) return usage();
+  const bool by_direction = !a.from.empty() || !a.to.empty();
+  if (a.model_path.empty() ? (a.from.empty() || a.to.empty()) : by_direction) return usage();
+  if (a.threads < 1 || a.threads > crossattn::kMaxThreads) return usage();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (const int status = parse_args(argc, argv, args)) return status;
+  auto& [model_path, from, to, models_dir, text, json, have_text, threads, options] = args;
   crossattn::set_thread_count(threads);
   try {
     if (model_path.empty()) model_path = crossattn::model_for(models_dir, from, to).model;
@@ -222,7 +274,7 @@ int main(int argc, char** argv) {
       if (bad_lines > 0) return 1;
     }
   } catch (const crossattn::Error& e) {
-    std::cerr << "crossattn-cli: " << crossattn::error_code_name(e.code()) << ": " << e.what() << '\n';
+    std::cerr << "crossattn-cli: " << crossattn::error_code_name(e.code()) << ": " << message(e) << '\n';
     return 1;
   }
   return 0;

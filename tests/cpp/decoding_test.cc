@@ -14,6 +14,7 @@
 #include "model/model_file.h"
 #include "model/transformer.h"
 #include "options.h"
+#include "options_json.h"
 #include "test_util.h"
 #include "translator.h"
 
@@ -181,7 +182,10 @@ TEST(TargetPrefix, PrefixesThatDoNotMatchTheTextsAreInvalidInput) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidInput);
-    EXPECT_NE(std::string(e.what()).find("target_prefix has 1 entries for 2 texts"), std::string::npos) << e.what();
+    ASSERT_TRUE(e.fault().has_value()) << e.what();
+    EXPECT_EQ(e.fault()->option, "target_prefix");
+    EXPECT_EQ(e.fault()->value, "1 prefixes");
+    EXPECT_EQ(e.fault()->limit, "2 prefixes, one per text");
   }
   EXPECT_EQ(options_from_json(nlohmann::json::parse(R"({"targetPrefix": ["Ein", ""]})")).target_prefix,
             (std::vector<std::string>{"Ein", ""}));

@@ -1,6 +1,6 @@
-// The option table (cpp/options.h): every option set through its JavaScript name reaches its field
-// and nothing else, bad values are refused naming the option, contradictions are refused against
-// the model, and C++ names in messages become JavaScript names.
+// The option table (cpp/options.h): every option set through its table row reaches its field and
+// nothing else, bad values are refused with the option, the value and the limit in fields, and
+// contradictions are refused, without a model and against it.
 #include "options.h"
 
 #include <gtest/gtest.h>
@@ -13,34 +13,41 @@
 namespace crossattn {
 namespace {
 
-using nlohmann::json;
-
 // A valid value of `s` other than its default.
-json other_value(const OptionSpec& s, const json& fallback) {
+OptionValue other_value(const OptionSpec& s, const OptionValue& fallback) {
   switch (s.type) {
-    case OptionType::kBool: return !fallback.get<bool>();
-    case OptionType::kChoice: return s.choices.front() == fallback ? s.choices.back() : s.choices.front();
-    case OptionType::kIntList: return json::array({-1, 0});
-    case OptionType::kInt: return fallback.get<int>() == 1 ? 2 : 1;
-    case OptionType::kFloat: return fallback.get<double>() == 0.5 ? 0.25 : 0.5;
+    case OptionType::kBool: return !std::get<bool>(fallback);
+    case OptionType::kChoice: return s.choices.front() == std::get<std::string>(fallback) ? s.choices.back() : s.choices.front();
+    case OptionType::kIntList: return std::vector<int>{-1, 0};
+    case OptionType::kInt: return std::get<int>(fallback) == 1 ? 2 : 1;
+    case OptionType::kFloat: return std::get<float>(fallback) == 0.5f ? 0.25f : 0.5f;
   }
-  return nullptr;
+  return false;
 }
 
-// The JSON object {jsName: value}, nested under "alignment" for the alignment options.
-json object_with(const OptionSpec& s, const json& value) {
-  return s.group == OptionGroup::kAlignment ? json{{"alignment", {{s.js_name, value}}}} : json{{s.js_name, value}};
+// The fault that `body` raises (an empty option when it raises none).
+template <typename Body>
+OptionFault fault_of(Body&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kInvalidInput);
+    EXPECT_TRUE(e.fault().has_value()) << e.what();
+    return e.fault().value_or(OptionFault{});
+  }
+  return {};
 }
 
-TEST(Options, EachOptionSetByItsJavaScriptNameReachesItsFieldAlone) {
+TEST(Options, EachRowSetsItsFieldAlone) {
   const TranslateOptions defaults;
-  std::set<std::string> names, js_names;
+  std::set<std::string> names;
   for (const OptionSpec& s : option_specs()) {
     EXPECT_TRUE(names.insert(s.name).second) << s.name;
-    EXPECT_TRUE(js_names.insert(s.js_name).second) << s.js_name;
-    const json value = other_value(s, s.get(defaults));
-    ASSERT_TRUE(check_value(s, value, s.js_name).empty()) << s.name;
-    const TranslateOptions o = options_from_json(object_with(s, value));
+    EXPECT_EQ(find_option(s.name), &s);
+    const OptionValue value = other_value(s, s.get(defaults));
+    check_value(s, value);
+    TranslateOptions o;
+    s.set(o, value);
     for (const OptionSpec& t : option_specs()) {
       if (&t == &s) {
         EXPECT_EQ(t.get(o), value) << s.name;
@@ -49,77 +56,60 @@ TEST(Options, EachOptionSetByItsJavaScriptNameReachesItsFieldAlone) {
       }
     }
   }
-  EXPECT_TRUE(js_names.count("beamSize") && js_names.count("mergeSubwords") && js_names.count("topP"));
+  EXPECT_EQ(find_option("beamSize"), nullptr);
 }
 
-TEST(Options, BadValuesAreRefusedNamingTheOption) {
-  auto message = [](const json& object) -> std::string {
-    try {
-      options_from_json(object);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ErrorCode::kInvalidInput);
-      return e.what();
-    }
-    return "";
-  };
-  EXPECT_EQ(message({{"beamSize", 65}}), "beamSize must be an integer from 1 to 64");
-  EXPECT_EQ(message({{"beamSize", 2.5}}), "beamSize must be an integer from 1 to 64");
-  EXPECT_EQ(message({{"beamSize", "4"}}), "beamSize must be an integer from 1 to 64");
-  EXPECT_EQ(message({{"lengthPenalty", nullptr}}), "lengthPenalty must be a finite number");  // NaN in JSON
-  EXPECT_EQ(message({{"topP", 0}}), "topP must be a finite number in (0, 1]");
-  EXPECT_EQ(message({{"temperature", -1}}), "temperature must be a finite number > 0");
-  EXPECT_EQ(message({{"earlyStopping", 1}}), "earlyStopping must be a boolean");
-  EXPECT_EQ(message({{"seed", 4294967296LL}}), "seed must be an integer >= 0");
-  EXPECT_EQ(message({{"alignment", {{"layers", json::array()}}}}), "alignment.layers must be a non-empty list of integers");
-  EXPECT_EQ(message({{"alignment", {{"method", "union"}}}}),
-            "alignment.method must be one of argmax, grow-diag-final-and, threshold");
-  EXPECT_EQ(message({{"alignment", 3}}), "alignment must be a boolean or an object");
-  EXPECT_EQ(message(json::array()), "options must be an object");
-  EXPECT_EQ(message({{"beamSize", 4}, {"unknown", 1}}), "");  // unknown keys are ignored
+TEST(Options, BadValuesAreRefusedWithTheOptionTheValueAndTheLimit) {
+  const OptionFault f = fault_of([] { check_value(*find_option("beam_size"), 65); });
+  EXPECT_EQ(f.option, "beam_size");
+  EXPECT_EQ(f.value, "65");
+  EXPECT_EQ(f.limit, "an integer from 1 to 64");
+  EXPECT_EQ(word_fault(f, [](const std::string& n) { return "<" + n + ">"; }), "<beam_size> must be an integer from 1 to 64, not 65");
+  EXPECT_EQ(fault_of([] { check_value(*find_option("beam_size"), 2.0f); }).limit, "an integer from 1 to 64");  // a float
+  EXPECT_EQ(fault_of([] { check_value(*find_option("top_p"), 0.0f); }).limit, "a finite number in (0, 1]");
+  EXPECT_EQ(fault_of([] { check_value(*find_option("temperature"), -1.0f); }).limit, "a finite number > 0");
+  EXPECT_EQ(fault_of([] { check_value(*find_option("seed"), -1); }).limit, "an integer >= 0");
+  EXPECT_EQ(fault_of([] { check_value(*find_option("layers"), std::vector<int>{}); }).limit,
+            "a non-empty list of integers from -1024 to 1023");
+  const OptionFault method = fault_of([] { check_value(*find_option("method"), std::string("union")); });
+  EXPECT_EQ(method.limit, "one of argmax, grow-diag-final-and, threshold");
+  EXPECT_EQ(method.value, "union");
+  EXPECT_EQ(value_text(0.3f), "0.3");
+  EXPECT_EQ(value_text(std::vector<int>{-1, 0}), "[-1, 0]");
 }
 
-TEST(Options, AlignmentIsAskedForByAnObjectOrTrue) {
-  EXPECT_FALSE(options_from_json(json::object()).alignment.has_value());
-  EXPECT_FALSE(options_from_json({{"alignment", nullptr}}).alignment.has_value());
-  EXPECT_FALSE(options_from_json({{"alignment", false}}).alignment.has_value());
-  EXPECT_TRUE(options_from_json({{"alignment", true}}).alignment.has_value());
-  const TranslateOptions o = options_from_json({{"alignment", {{"threshold", 0.5}}}});
-  ASSERT_TRUE(o.alignment.has_value());
-  EXPECT_FLOAT_EQ(o.alignment->threshold, 0.5f);
-  EXPECT_EQ(o.alignment->method, AlignmentOptions{}.method);
-}
-
-TEST(Options, ContradictionsAreRefusedAgainstTheModel) {
+TEST(Options, ContradictionsAreRefusedWithoutAModelAndAgainstIt) {
   ModelConfig c;
   c.max_positions = 256;
-  auto refused = [&](const TranslateOptions& o) {
-    try {
-      check_options(o, c);
-    } catch (const Error& e) {
-      return e.code() == ErrorCode::kInvalidInput;
-    }
-    return false;
-  };
   TranslateOptions o;
-  EXPECT_FALSE(refused(o));
+  check_options(o, c);
   o.n_best = 2;
-  EXPECT_TRUE(refused(o));  // n_best above beam_size
+  OptionFault f = fault_of([&] { check_options(o); });  // n_best above beam_size
+  EXPECT_EQ(f.option, "n_best");
+  EXPECT_EQ(f.other, "beam_size");
   o.beam_size = 2;
-  EXPECT_FALSE(refused(o));
+  check_options(o, c);
   o.sample = true;
-  EXPECT_TRUE(refused(o));  // sampling draws one hypothesis
+  f = fault_of([&] { check_options(o); });  // sampling draws one hypothesis
+  EXPECT_EQ(f.option, "beam_size");
+  EXPECT_EQ(f.other, "sample");
   o = TranslateOptions{};
   o.max_length = 257;
-  EXPECT_TRUE(refused(o));
+  check_options(o);  // the model's limit needs the model
+  EXPECT_EQ(fault_of([&] { check_options(o, c); }).limit, "an integer from 0 to 256");
   o.max_length = 0;
   o.top_p = 1.5f;  // a C++ caller's out-of-range value is caught by the table too
-  EXPECT_TRUE(refused(o));
+  EXPECT_EQ(fault_of([&] { check_options(o); }).option, "top_p");
 }
 
-TEST(Options, MessagesNameOptionsTheJavaScriptWay) {
-  EXPECT_EQ(with_js_names("n_best must lie in 1 .. beam_size"), "nBest must lie in 1 .. beamSize");
-  EXPECT_EQ(with_js_names("merge_subwords, max_length_ratio; top_k."), "mergeSubwords, maxLengthRatio; topK.");
-  EXPECT_EQ(with_js_names("my_beam_size and beam_sizes stay"), "my_beam_size and beam_sizes stay");
+TEST(Options, DocsNameOtherOptionsInBackquotesForEachFrontEndToSpell) {
+  const auto upper = [](const std::string& n) { return "[" + n + "]"; };
+  EXPECT_EQ(name_options("at most `beam_size`; `log_prob` stays", upper), "at most [beam_size]; `log_prob` stays");
+  for (const OptionSpec& s : option_specs()) {
+    EXPECT_FALSE(s.doc.empty()) << s.name;
+    const std::string named = name_options(s.doc, upper);
+    EXPECT_EQ(named.find('`'), std::string::npos) << s.name << ": a backquoted word that names no option: " << s.doc;
+  }
 }
 
 }  // namespace

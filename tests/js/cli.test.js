@@ -127,11 +127,11 @@ test('a bad option value is one clear line on stderr with exit 2, before any mod
   const cases = [
     [['translate', '--beam-size', '0', 'x'], "--beam-size must be an integer from 1 to 64, not '0'"],
     [['translate', '--beam-size', 'four', 'x'], "--beam-size must be an integer from 1 to 64, not 'four'"],
-    [['translate', '--length-penalty', 'abc', 'x'], "--length-penalty must be a number, not 'abc'"],
+    [['translate', '--length-penalty', 'abc', 'x'], "--length-penalty must be a finite number, not 'abc'"],
     [['translate', '--max-length=-5', 'x'], "--max-length must be an integer >= 0, not '-5'"],
     [['align', '--src', 'a', '--tgt', 'b', '--method', 'best'], "--method must be one of argmax, grow-diag-final-and, threshold, not 'best'"],
-    [['align', '--src', 'a', '--tgt', 'b', '--threshold', '0'], "--threshold must be a number in (0, 1], not '0'"],
-    [['translate', '--top-p', '1.5', 'x'], "--top-p must be a number in (0, 1], not '1.5'"],
+    [['align', '--src', 'a', '--tgt', 'b', '--threshold', '0'], "--threshold must be a finite number in (0, 1], not '0'"],
+    [['translate', '--top-p', '1.5', 'x'], "--top-p must be a finite number in (0, 1], not '1.5'"],
   ];
   for (const [args, message] of cases) {
     const r = cli(args, '');
@@ -139,9 +139,11 @@ test('a bad option value is one clear line on stderr with exit 2, before any mod
     expect(r.stderr).toBe(`crossattn: ${message}\n`);
     expect(r.stdout).toBe('');
   }
-  // Options that contradict each other: the engine refuses them once the model is loaded, before any line.
-  for (const [args, message] of [[['translate', '--beam-size', '2', '--n-best', '3'], '--n-best must lie in 1 .. --beam-size'],
-                                 [['translate', '--sample', '--beam-size', '2'], '--sample draws one hypothesis: --beam-size must be 1']]) {
+  // Options that contradict each other: the engine refuses them before any model loads, naming the flags;
+  // a value beyond the model's limits, once it has loaded, before any line.
+  for (const [args, message] of [[['translate', '--beam-size', '2', '--n-best', '3'], "--n-best must be at most --beam-size, not '3'"],
+                                 [['translate', '--sample', '--beam-size', '2'], "--beam-size must be 1 with --sample, not '2' (sampling draws one hypothesis)"],
+                                 [['translate', '--max-length', '100000'], "--max-length must be an integer from 0 to 256, not '100000' (0 means this model's max_positions, 256)"]]) {
     const r = cli(args, 'A dog.\n');
     expect(r.status, args.join(' ')).toBe(2);
     expect(r.stderr).toBe(`crossattn: ${message}\n`);

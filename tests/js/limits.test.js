@@ -110,7 +110,8 @@ test('the worst call within every option range is refused by the work budget bef
   const worst = { beamSize: 64, nBest: 64, earlyStopping: false, lengthPenalty: 2 };
   const error = await translator.translate('the '.repeat(505), worst).then(() => null, (e) => e);
   expect(error).toBeInstanceOf(InvalidInputError);
-  expect(error.message).toMatch(/beamSize 64 x up to 512 target tokens = 32768 decoder steps for one sentence; the limit is 4096: lower beamSize or maxLength/);
+  expect(error.message).toMatch(/^beamSize must be at most 8 with up to 512 target tokens, not 64 \(64 x 512 = 32768 decoder steps for one sentence; the limit is 4096/);
+  expect(error.fault).toMatchObject({ option: 'beamSize', value: '64', limit: 'at most 8 with up to 512 target tokens' });
   const many = await translator.translateBatch(Array(12).fill('the '.repeat(300)), { beamSize: 4, maxLength: 512 }).then(() => null, (e) => e);
   expect(many).toBeInstanceOf(InvalidInputError);
   expect(many.message).toMatch(/cross-attention of this call would take \d+ MiB; the limit is 256 MiB/);

@@ -3,8 +3,8 @@
 // topK 1 is greedy, recorded probabilities are the model's).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { optionSpecs, Translator } from '../../dist/index.js';
-import { BEGIN, END, optionsTable } from '../../tools/options-table.js';
+import { InvalidInputError, optionSpecs, Translator } from '../../dist/index.js';
+import { BEGIN, END, GENERATED_TS, generatedTypes, optionsTable } from '../../tools/options-table.js';
 import { MODEL, ROOT } from './paths.js';
 
 let translator;
@@ -33,10 +33,24 @@ test('every default of the table is what the engine does when the option is left
   }
 });
 
-test("docs/api.md's options table is the one tools/options-table.js makes from the engine", async () => {
+test("docs/api.md's options table and options.generated.ts are what tools/options-table.js makes from the engine", async () => {
   const api = readFileSync(`${ROOT}docs/api.md`, 'utf8');
   const inDocs = api.slice(api.indexOf(BEGIN) + BEGIN.length, api.indexOf(END)).trim();
-  expect(inDocs).toBe(await optionsTable());
+  expect(inDocs, 'docs/api.md: run node tools/options-table.js --write').toBe(await optionsTable());
+  expect(readFileSync(GENERATED_TS, 'utf8'), `${GENERATED_TS}: run node tools/options-table.js --write`).toBe(await generatedTypes());
+});
+
+test('an option the engine refuses names it, its value and its limit, in the message and in error.fault', async () => {
+  const error = await translator.translate('A dog.', { beamSize: 2, nBest: 3 }).then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(InvalidInputError);
+  expect(error.message).toBe('nBest must be at most beamSize, not 3');
+  expect(error.fault).toEqual({ option: 'nBest', value: '3', limit: 'at most', other: 'beamSize' });
+  const threshold = await translator.translate('A dog.', { alignment: { threshold: 2 } }).then(() => null, (e) => e);
+  expect(threshold.message).toBe('alignment.threshold must be a finite number in (0, 1], not 2');
+  expect(threshold.fault.option).toBe('threshold');
+  const plain = await translator.translate('A dog.', null).then(() => null, (e) => e);
+  expect(plain).toBeInstanceOf(InvalidInputError);
+  expect(plain.fault).toBeUndefined();
 });
 
 test('sampling: a seed repeats its translation, seeds differ, topK 1 is greedy, probabilities stay the model\'s', async () => {
@@ -56,6 +70,6 @@ test('sampling: a seed repeats its translation, seeds differ, topK 1 is greedy, 
     if (forced.targetIds.join() === a.targetIds.join()) expect(forced.logProb).toBeCloseTo(a.logProb, 3);
   }
   expect(texts.size).toBeGreaterThan(2);
-  await expect(translator.translate(text, { sample: true, beamSize: 2 })).rejects.toThrow(/sample draws one hypothesis: beamSize must be 1/);
-  await expect(translator.translate(text, { sample: true, topP: 0 })).rejects.toThrow(/topP must be a finite number in \(0, 1\]/);
+  await expect(translator.translate(text, { sample: true, beamSize: 2 })).rejects.toThrow('beamSize must be 1 with sample, not 2 (sampling draws one hypothesis)');
+  await expect(translator.translate(text, { sample: true, topP: 0 })).rejects.toThrow('topP must be a finite number in (0, 1], not 0');
 });

@@ -56,6 +56,34 @@ class FloorsTest(unittest.TestCase):
                         bad.append(f"cpp/{path} (floor {table[here]}) includes {m.group(1)} (floor {table[there]})")
         self.assertEqual(bad, [])
 
+    def test_only_the_model_file_and_the_cli_speak_json(self):
+        # Issue 48: below cpp/cli the engine speaks C++; JSON is the model file's header format
+        # (cpp/model) and the native CLI's output. A header that includes a JSON library passes it
+        # on, so includes are followed through the headers of cpp/.
+        def includes(path):
+            text = open(os.path.join(CPP, path), encoding="utf-8").read()
+            return re.findall(r'#include [<"]([^>"]+)[>"]', text)
+
+        def speaks_json(path, seen):
+            for name in includes(path):
+                if name.startswith("nlohmann/") or name in ("json.h", "rapidjson/document.h", "simdjson.h"):
+                    return True
+                if os.path.exists(os.path.join(CPP, name)) and name not in seen:
+                    seen.add(name)
+                    if speaks_json(name, seen):
+                        return True
+            return False
+
+        bad = []
+        for folder, _, files in os.walk(CPP):
+            for name in files:
+                path = os.path.relpath(os.path.join(folder, name), CPP)
+                if path.split("/")[0] in ("model", "cli") or name.endswith(".in") or name.endswith(".json"):
+                    continue
+                if speaks_json(path, set()):
+                    bad.append(f"cpp/{path}")
+        self.assertEqual(bad, [])
+
     def test_the_bar_of_issue_18(self):
         # Named outright: nothing in kernels or layers looks up at the model.
         table = floors()
