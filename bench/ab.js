@@ -12,7 +12,12 @@
 // Both builds run under dist/'s JavaScript glue, so they must export the same Embind interface
 // (a change to bindings/embind.cc needs the glue of each build). Prints one JSON object: each
 // build's total ms over all passes and target tokens/s, test_speed_vs_base (base ms / test ms, above 1
-// when the test build is faster), and identical: translations of the first pass that are the same.
+// when the test build is faster), cpu_speed_vs_base (the same ratio of the process's CPU time,
+// process.cpuUsage(), user + system: on a host loaded beyond its cores the wall time of a sentence is
+// mostly waiting for a core, its CPU time less), cpu_min_speed_vs_base (each sentence's least CPU
+// time over the passes, summed: another tenant only ever adds time, so with 3 or more passes the
+// least is the steadiest figure on a shared host), and identical: translations of the first pass
+// that are the same.
 // --no-shortlist scores the whole output layer where the model file has a lexical shortlist (as
 // npm run bench's rows without "shortlist" in their name do). --test-model gives the test build its
 // own file of the same model, for a change that goes with the file's layout (models/quantize.py).
@@ -39,7 +44,7 @@ const models = { base: values.model, test: values['test-model'] ?? values.model 
 const builds = {};
 for (const name of ['base', 'test']) {
   const wasm = await prepareEngine(readFileSync(values[name]));
-  builds[name] = { translator: await Translator.load(readFileSync(models[name]), { wasm }), ms: 0, tokens: 0, texts: [] };
+  builds[name] = { translator: await Translator.load(readFileSync(models[name]), { wasm }), ms: 0, cpu_ms: 0, least_cpu_ms: [], tokens: 0, texts: [] };
 }
 const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
 // Untimed, a sentence each first: a build's first translation also compiles its hot functions, and
@@ -52,18 +57,26 @@ for (let pass = 0; pass < passes; ++pass) {
   for (const [i, chunk] of chunks.entries()) {
     for (const name of (i + pass) % 2 ? ['base', 'test'] : ['test', 'base']) {
       const b = builds[name];
-      const start = performance.now();
+      const start = performance.now(), cpu = process.cpuUsage();
       const rs = batch > 1 ? await b.translator.translateBatch(chunk, options) : [await b.translator.translate(chunk[0], options)];
+      const used = process.cpuUsage(cpu);
       b.ms += performance.now() - start;
+      const cpu_ms = (used.user + used.system) / 1000;
+      b.cpu_ms += cpu_ms;
+      b.least_cpu_ms[i] = Math.min(b.least_cpu_ms[i] ?? Infinity, cpu_ms);
       for (const r of rs) b.tokens += r.targetIds.length;
       if (pass === 0) b.texts.push(...rs.map((r) => r.text));
     }
   }
 }
-const summary = (b) => ({ ms: Number(b.ms.toFixed(1)), tokens_per_s: Number((b.tokens / b.ms * 1000).toFixed(1)) });
+const total = (values) => values.reduce((a, b) => a + b, 0);
+const summary = (b) => ({ ms: Number(b.ms.toFixed(1)), tokens_per_s: Number((b.tokens / b.ms * 1000).toFixed(1)),
+                          cpu_ms: Number(b.cpu_ms.toFixed(1)), tokens_per_cpu_s: Number((b.tokens / b.cpu_ms * 1000).toFixed(1)) });
 console.log(JSON.stringify({
   model: values.model, test_model: models.test, sentences: lines.length, batch, passes,
   base: summary(builds.base), test: summary(builds.test),
   test_speed_vs_base: Number((builds.base.ms / builds.test.ms).toFixed(3)),
+  cpu_speed_vs_base: Number((builds.base.cpu_ms / builds.test.cpu_ms).toFixed(3)),
+  cpu_min_speed_vs_base: Number((total(builds.base.least_cpu_ms) / total(builds.test.least_cpu_ms)).toFixed(3)),
   identical: builds.base.texts.filter((t, i) => t === builds.test.texts[i]).length,
 }));

@@ -118,9 +118,14 @@ inline i32x4 splat_pair(const int16_t* q) {
 size_t panel_offset(int k) { return static_cast<size_t>(k / kInputs) * 16 + (k % kInputs) / 2 * 8 + k % 2; }
 
 // y[MR, 4 NP] = epilogue(x_scale[r] w_scale[j] acc[r][q] + b[j]) for features j from n0 (those < n).
+// Always inlined: left to clang, store<1, 4> stayed a call that took acc by reference, so each
+// block of the single-row product wrote its accumulators to the stack in linear memory and read
+// them back (2.4% of a whole int8 translation's wasm profile, node --cpu-prof, 2026-11-27). Inlined,
+// the 1 x 256 x 16000 product ran 30-42 GOP/s before and 48 GOP/s after (bench/kernels.cc --quick,
+// wasm, same host, alternating runs).
 template <int MR, int NP>
-void store(const i32x4 (&acc)[MR][NP], const float* x_scale, const float* w_scale, const float* bias, int n0, int n,
-           float* y, int ldy, Epilogue epilogue) {
+[[gnu::always_inline]] inline void store(const i32x4 (&acc)[MR][NP], const float* x_scale, const float* w_scale,
+                                         const float* bias, int n0, int n, float* y, int ldy, Epilogue epilogue) {
   // Unrolled (and `continue`, not `break`), so that acc is indexed by constants and stays in registers.
 #pragma GCC unroll 4
   for (int q = 0; q < NP; ++q) {
