@@ -4,7 +4,7 @@
  * The protocol itself is described in worker.ts.
  */
 import type { AlignmentOptions, WordAlignment } from './alignment.js';
-import { CrossattnError, DisposedError, InvalidInputError, WorkerError, errorFromEngine } from './errors.js';
+import { CrossattnError, DisposedError, InvalidInputError, WorkerError, errorFromEngine, type OptionFault } from './errors.js';
 import { checkStreamOptions, engineOptionsJson, type StreamOptions, type TokenEvent } from './search.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
 import type { ByteSource } from './sources.js';
@@ -30,7 +30,7 @@ export type Reply =
   | { id: number; type: 'progress'; loaded: number; total: number }
   | { id: number; type: 'token'; event: TokenEvent }
   | { id: number; type: 'result'; value: unknown }
-  | { id: number; type: 'error'; error: { name: string; message: string } };
+  | { id: number; type: 'error'; error: { name: string; message: string; fault?: OptionFault } };
 
 /**
  * Checks `options` as Translator does before it runs anything (search.ts: engineOptionsJson, then
@@ -56,8 +56,8 @@ export function toWire(options: TranslateOptions): WireOptions {
   return { ...rest, stream: onToken !== undefined, cancellable: signal !== undefined };
 }
 
-/** The typed error a worker reported as {name, message}: the same class as it raised there. */
-export function errorFromWorker(error: { name: string; message: string }): CrossattnError {
+/** The typed error a worker reported as {name, message, fault}: the same class (and fault) as it raised there. */
+export function errorFromWorker(error: { name: string; message: string; fault?: OptionFault }): CrossattnError {
   if (error.name === 'DisposedError') return new DisposedError(error.message);
   if (error.name === 'WorkerError') return new WorkerError(error.message);
   return errorFromEngine(error);

@@ -2,7 +2,7 @@
  * The worker's side: serveTranslator answers the requests of WorkerTranslator (worker-client.ts)
  * with one Translator (protocol: worker.ts, messages: worker-protocol.ts).
  */
-import { DisposedError } from './errors.js';
+import { CrossattnError, DisposedError } from './errors.js';
 import { endpointOf, ownPort, type Endpoint, type WorkerLike } from './worker-endpoint.js';
 import type { Reply, Request } from './worker-protocol.js';
 import type { TokenEvent } from './search.js';
@@ -66,7 +66,8 @@ function serve(port: Endpoint): void {
         }
       }
     } catch (e) {
-      const error = e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) };
+      const fault = e instanceof CrossattnError ? e.fault : undefined;  // a structured option fault crosses too
+      const error = e instanceof Error ? { name: e.name, message: e.message, ...(fault && { fault }) } : { name: 'Error', message: String(e) };
       reply({ id: request.id, type: 'error', error });
     }
   });

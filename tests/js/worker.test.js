@@ -145,6 +145,9 @@ describe('the worker classes fail typed and at once', () => {
       expect(await failureOf(t.translate(() => 'A dog.'))).toMatchObject({ name: 'InvalidInputError' });
       // The engine's ranges are checked in the worker and come back as their class.
       expect(await failureOf(t.translate('A dog.', { beamSize: 0 }))).toMatchObject({ name: 'InvalidInputError' });
+      // ... with the engine's structured fault, so that a front end can word it in its own names.
+      const refusal = await t.translate('A dog.', { beamSize: 0 }).catch((e) => e);
+      expect(refusal.fault).toMatchObject({ option: 'beamSize', value: '0' });
       const events = [];
       const after = await t.translate('A dog runs.', { onToken: (e) => events.push(e) });
       expect(events.at(-1).text).toBe(after.text);
