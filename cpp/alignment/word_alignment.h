@@ -25,7 +25,8 @@ enum class AlignmentMethod {
 struct AlignmentOptions {
   /// Decoder layers whose attention is averaged; negative indices count from the last layer (-1).
   /// Empty: the last two layers (the only one in a one-layer decoder); the Translator first picks
-  /// the model's trained alignment head when layers and heads are both empty (ModelConfig). The
+  /// the model's alignment layer (layers/alignment_layer.h; not with shift), else its trained
+  /// alignment head, when layers and heads are both empty (ModelConfig). The
   /// defaults (last two layers, all heads, grow-diag-final-and, no shift) had the lowest AER on the
   /// dev half of the gold in docs/alignment.md for models without one.
   std::vector<int> layers;
