@@ -255,6 +255,7 @@ class WasmTranslator {
       head.set("head", c.alignment_head);
       out.set("alignmentHead", head);
     }
+    out.set("alignmentLayer", translator_.has_alignment_layer());
     return out;
   }
 

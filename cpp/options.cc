@@ -118,8 +118,8 @@ void add_translate_specs(std::vector<OptionSpec>& s) {
                     "return the statistics of each cross-attention residual connection"));
   s.push_back(bounded(alignment_field("layers", T::kIntList, &AlignmentOptions::layers,
                                       "decoder layers whose attention is averaged, negative from the last (-1); with no "
-                                      "`layers` and no `heads` given: the model's trained alignment head if it has one, "
-                                      "else the last two layers"),
+                                      "`layers`, no `heads` and no `shift` given: the model's alignment layer if it has one, "
+                                      "else its trained alignment head, else the last two layers"),
                       -1024, 1023));
   s.push_back(bounded(alignment_field("heads", T::kIntList, &AlignmentOptions::heads,
                                       "heads averaged in those layers; none given: all"), -1024, 1023));

@@ -48,6 +48,8 @@ Translator Translator::from_file(const std::string& path) {
 
 const ModelConfig& Translator::config() const { return model_->config(); }
 
+bool Translator::has_alignment_layer() const { return model_->has_alignment_layer(); }
+
 int Translator::source_length(const std::string& text) const {
   const size_t pieces = tokenizer_->encode(text, Side::kSource).pieces.size();
   return pieces == 0 ? 0 : static_cast<int>(pieces) + 1;  // + eos, as prepare() below appends it
@@ -96,20 +98,54 @@ void add_confidence(Translation& r) {
   r.word_confidence = std::move(c.words);
 }
 
+// What a forced pass over a translation's target already computed: encoder_out [S, D] and the
+// decoder's final states [T, D]. The alignment layer needs them; a translation computes them again.
+struct ForcedPass {
+  const Matrix* encoder_out = nullptr;
+  const std::vector<float>* final_states = nullptr;
+};
+
+// The alignment layer's weights [T, S] of r's target over its source (layers/alignment_layer.h), from
+// a forced decoder pass over r.target_ids unless `forced` holds one.
+std::vector<float> layer_alignment(const Transformer& model, const Translation& r, const ForcedPass& forced) {
+  if (forced.encoder_out != nullptr && forced.final_states != nullptr && !forced.final_states->empty()) {
+    return model.alignment_weights(*forced.encoder_out, r.target_ids, forced.final_states->data());
+  }
+  const ModelConfig& c = model.config();
+  const Matrix encoder_out = model.encode(r.source_ids);  // [S, D]
+  std::vector<int> inputs = {c.decoder_start_id};         // row t predicts target_ids[t]
+  inputs.insert(inputs.end(), r.target_ids.begin(), r.target_ids.end() - 1);
+  DecoderState state = model.start(encoder_out, static_cast<int>(inputs.size()));
+  Matrix logits;
+  std::vector<float> states(inputs.size() * static_cast<size_t>(c.d_model));  // [T, D]
+  model.decode(state, inputs, logits, nullptr, nullptr, states.data());
+  return model.alignment_weights(encoder_out, r.target_ids, states.data());
+}
+
 // Word alignments of a finished translation, when requested; drops the attention if only the
-// alignment needed it. Options naming no layer and no head read the model's trained alignment head
-// when it has one; the model's alignment lexicon weighs the attention when it has one, unless the
-// options turn it off.
-void add_alignment(const Transformer& model, const TranslateOptions& options, Translation& r) {
+// alignment needed it. Options naming no layer and no head (and no Shift-Att) read the model's
+// alignment layer when it has one, else its trained alignment head when it has one; the model's
+// alignment lexicon weighs the attention when it has one, unless the options turn it off.
+// `forced` saves the layer a second forced pass when the caller made one (align()).
+void add_alignment(const Transformer& model, const TranslateOptions& options, Translation& r,
+                   const ForcedPass& forced = {}) {
   const ModelConfig& c = model.config();
   if (!options.alignment || r.target_ids.empty()) return;
   AlignmentOptions chosen = *options.alignment;
-  if (chosen.layers.empty() && chosen.heads.empty() && c.alignment_head >= 0) {
+  const bool defaults = chosen.layers.empty() && chosen.heads.empty();
+  const int t_len = static_cast<int>(r.target_ids.size()), s_len = static_cast<int>(r.source_ids.size());
+  std::vector<float> layer_weights;  // [1, 1, T, S] when the alignment layer is read
+  if (defaults && !chosen.shift && model.has_alignment_layer()) {
+    layer_weights = layer_alignment(model, r, forced);
+    chosen.layers = {0};
+    chosen.heads = {0};
+  } else if (defaults && c.alignment_head >= 0) {
     chosen.layers = {c.alignment_layer};
     chosen.heads = {c.alignment_head};
   }
-  const CrossAttentionView view{r.cross_attention.data(), r.layers, r.heads, static_cast<int>(r.target_ids.size()),
-                                static_cast<int>(r.source_ids.size())};
+  const CrossAttentionView view = layer_weights.empty()
+                                      ? CrossAttentionView{r.cross_attention.data(), r.layers, r.heads, t_len, s_len}
+                                      : CrossAttentionView{layer_weights.data(), 1, 1, t_len, s_len};
   const AlignmentLexicon& lexicon = model.alignment_lexicon();
   const std::vector<float> prior = chosen.lexicon && !lexicon.empty() ? lexicon.prior(r.source_ids, r.target_ids)
                                                                       : std::vector<float>{};
@@ -398,19 +434,21 @@ Translation Translator::align(const std::string& source, const std::string& targ
   std::vector<int> inputs = {c.decoder_start_id};
   inputs.insert(inputs.end(), r.target_ids.begin(), r.target_ids.end() - 1);
   const int t_len = static_cast<int>(inputs.size());
-  DecoderState state = model_->start(model_->encode(r.source_ids), t_len);
+  const Matrix encoder_out = model_->encode(r.source_ids);  // [S, D]
+  DecoderState state = model_->start(encoder_out, t_len);
   const bool attention = options.attention || options.alignment.has_value();
   r.cross_attention.resize(attention ? static_cast<size_t>(r.layers) * r.heads * t_len * r.source_ids.size() : 0);
   r.residual.resize(options.residual ? static_cast<size_t>(r.layers) * t_len * 3 : 0);
   Matrix logits;  // [T, V]
+  std::vector<float> final_states(options.alignment && model_->has_alignment_layer() ? t_len * static_cast<size_t>(c.d_model) : 0);
   model_->decode(state, inputs, logits, attention ? r.cross_attention.data() : nullptr,
-                 options.residual ? r.residual.data() : nullptr);
+                 options.residual ? r.residual.data() : nullptr, final_states.empty() ? nullptr : final_states.data());
   for (int t = 0; t < t_len; ++t) {
     r.token_log_probs.push_back(logits(t, r.target_ids[t]) - log_sum_exp(logits.row(t).data(), c.vocab_size));
     r.log_prob += r.token_log_probs.back();
   }
   add_confidence(r);
-  add_alignment(*model_, options, r);
+  add_alignment(*model_, options, r, {&encoder_out, &final_states});
   return r;
 }
 

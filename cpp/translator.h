@@ -143,6 +143,10 @@ class Translator {
 
   const ModelConfig& config() const;
 
+  /// Whether the model file has a word alignment layer (layers/alignment_layer.h), which alignments
+  /// read when the options name no layer, head or Shift-Att.
+  bool has_alignment_layer() const;
+
  private:
   Translator(std::shared_ptr<const Transformer> model, std::shared_ptr<const Tokenizer> tokenizer);
 

@@ -3,7 +3,7 @@
 // (../shared/data/align-dev: the first 150 RWTH German–English Europarl pairs): AER, precision,
 // recall, and the cost in ms per pair (forced alignment through the package, wasm, one thread,
 // this machine, the same run). The rows: naive averaging, the attention default, Shift-Att, the
-// model's trained alignment head (guided alignment) when it has one, each read from attention alone
+// model's trained alignment head (guided alignment) and its alignment layer when it has them, each read from attention alone
 // and weighed by the model file's alignment lexicon (the last rows; equal to the attention rows for
 // a file without one), and with --reverse-model both directions symmetrized. Prints the Markdown
 // table of docs/alignment.md.
@@ -27,7 +27,7 @@ if (!values.model) {
 const { pairs, gold } = readAlignDev(`${values.data}/align-dev`);
 const model = await Translator.load(values.model);
 const reverse = values['reverse-model'] ? await Translator.load(values['reverse-model']) : null;
-const { decoderLayers, alignmentHead } = model.config;
+const { decoderLayers, alignmentHead, alignmentLayer } = model.config;
 const gdfa = 'grow-diag-final-and';
 
 const lexicon = false;
@@ -37,15 +37,22 @@ const methods = [
   ['last two layers, heads averaged, Shift-Att, grow-diag-final-and', { layers: [-2, -1], method: gdfa, shift: true, lexicon }],
 ];
 const where = alignmentHead ? `layer ${alignmentHead.layer} head ${alignmentHead.head}` : '';
+// The head named explicitly: with no layers and heads, a file with an alignment layer reads the layer.
+const head = alignmentHead ? { layers: [alignmentHead.layer], heads: [alignmentHead.head] } : {};
 if (alignmentHead) {
-  methods.push([`trained head (${where}), argmax`, { method: 'argmax', lexicon }],
-    [`trained head (${where}), grow-diag-final-and`, { method: gdfa, lexicon }],
-    [`trained head (${where}), threshold 0.3`, { method: 'threshold', threshold: 0.3, lexicon }]);
+  methods.push([`trained head (${where}), argmax`, { ...head, method: 'argmax', lexicon }],
+    [`trained head (${where}), grow-diag-final-and`, { ...head, method: gdfa, lexicon }],
+    [`trained head (${where}), threshold 0.3`, { ...head, method: 'threshold', threshold: 0.3, lexicon }]);
 }
+if (alignmentLayer) methods.push(['alignment layer, grow-diag-final-and, attention alone', { method: gdfa, lexicon }]);
 methods.push(['last two layers, heads averaged, × alignment lexicon, grow-diag-final-and', { layers: [-2, -1], method: gdfa }]);
 if (alignmentHead) {
-  methods.push([`trained head (${where}) × alignment lexicon, argmax`, { method: 'argmax' }],
-    [`trained head (${where}) × alignment lexicon, grow-diag-final-and`, { method: gdfa }]);
+  methods.push([`trained head (${where}) × alignment lexicon, argmax`, { ...head, method: 'argmax' }],
+    [`trained head (${where}) × alignment lexicon, grow-diag-final-and`, { ...head, method: gdfa }]);
+}
+if (alignmentLayer) {
+  methods.push(['alignment layer × alignment lexicon, argmax', { method: 'argmax' }],
+    ['alignment layer × alignment lexicon, grow-diag-final-and', { method: gdfa }]);
 }
 // Each model's own defaults (its trained head when it has one, else the last two layers; × its
 // lexicon): what align() and `crossattn align` do when given no alignment options.

@@ -322,7 +322,10 @@ async function useModel(id, { previous = null, notice = null } = {}) {
   fillSelect($('layer'), Array.from({ length: c.decoderLayers }, (_, l) => [l, `${l + 1} of ${c.decoderLayers}`]));
   $('layer').value = String(c.decoderLayers - 1);
   fillSelect($('head'), [['avg', 'average of heads'], ...Array.from({ length: c.nHeads }, (_, h) => [h, `${h + 1}`])]);
-  $('alignment-method').textContent = c.alignmentHead
+  $('alignment-method').textContent = c.alignmentLayer
+    ? 'Lines join the words that translate each other, read from the alignment layer this model carries (an ' +
+      'attention trained to align, whose query knows the target word)'
+    : c.alignmentHead
     ? `Lines join the words that translate each other, read from head ${c.alignmentHead.head + 1} of decoder layer ` +
       `${c.alignmentHead.layer + 1}, the head this model was trained to align with (guided alignment)`
     : 'Lines join the words that translate each other, read from the cross-attention of the last two decoder layers ' +

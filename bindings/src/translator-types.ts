@@ -91,6 +91,11 @@ export interface ModelConfig {
    * alignments read by default; absent when the model has none.
    */
   alignmentHead?: { layer: number; head: number };
+  /**
+   * Whether the model file has a word alignment layer (docs/alignment.md), which word alignments
+   * read when the options name no layers, heads or shift; it takes precedence over alignmentHead.
+   */
+  alignmentLayer: boolean;
 }
 
 /** A translation with its tokens and the cross-attention behind it. */

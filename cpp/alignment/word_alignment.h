@@ -25,8 +25,9 @@ enum class AlignmentMethod {
 struct AlignmentOptions {
   // Each field's meaning, range and source is documented once, in option_specs() (cpp/options.cc).
   // The defaults (last two layers, all heads, grow-diag-final-and, no shift) had the lowest AER on
-  // the dev half of the gold in docs/alignment.md for models without a trained alignment head.
-  std::vector<int> layers;  // empty: the last two layers (the Translator first tries ModelConfig's head)
+  // the dev half of the gold in docs/alignment.md for models without a trained alignment layer or head.
+  std::vector<int> layers;  // empty: the last two layers (the Translator first tries the model's
+                            // alignment layer, not with shift, then ModelConfig's head)
   std::vector<int> heads;   // empty: all heads
   AlignmentMethod method = AlignmentMethod::kGrowDiagFinalAnd;
   float threshold = 0.3f;  // kThreshold

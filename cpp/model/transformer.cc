@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "kernels/ops.h"
+#include "layers/alignment_layer.h"
 #include "layers/feed_forward.h"
 #include "layers/self_attention.h"
 #include "layers/ssru.h"
@@ -175,7 +176,7 @@ void Transformer::decode(DecoderState* const* states, const int* ids, int m, Dec
 }
 
 void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits, float* cross_weights,
-                         float* residual) const {
+                         float* residual, float* final_states) const {
   const int t_len = static_cast<int>(tgt_ids.size()), s_len = state.src_len, layers = config_.decoder_layers;
   if (t_len == 0) throw Error(ErrorCode::kInvalidInput, "decode needs at least one target token");
   const int weights_row = layers * config_.n_heads * s_len, residual_row = layers * 3;
@@ -194,8 +195,21 @@ void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, M
                                   residual ? residual_rows.data() : nullptr};
   decode(states.data(), tgt_ids.data(), t_len, ws, &probe);
   logits = Eigen::Map<Matrix>(ws.logits.data(), t_len, config_.vocab_size);
+  if (final_states) std::copy(ws.x.begin(), ws.x.begin() + static_cast<size_t>(t_len) * config_.d_model, final_states);
   if (cross_weights) swap_leading_axes(weight_steps.data(), t_len, layers * config_.n_heads, s_len, cross_weights);
   if (residual) swap_leading_axes(residual_steps.data(), t_len, layers, 3, residual);
+}
+
+std::vector<float> Transformer::alignment_weights(const Matrix& encoder_out, const std::vector<int>& tgt_ids,
+                                                  const float* final_states) const {
+  if (!has_alignment_layer()) throw Error(ErrorCode::kInvalidInput, "this model file has no alignment layer");
+  const int t_len = static_cast<int>(tgt_ids.size()), s_len = static_cast<int>(encoder_out.rows()), d = config_.d_model;
+  check_ids(tgt_ids.data(), t_len, config_.vocab_size, "target");
+  std::vector<float> embeds(static_cast<size_t>(t_len) * d), weights(static_cast<size_t>(t_len) * s_len);
+  for (int t = 0; t < t_len; ++t) weights_.target_embedding().lookup(tgt_ids[t], 1.0f, embeds.data() + static_cast<size_t>(t) * d);
+  alignment_attention(final_states, embeds.data(), t_len, encoder_out.data(), s_len, weights_.alignment_layer,
+                      weights.data());
+  return weights;
 }
 
 }  // namespace crossattn

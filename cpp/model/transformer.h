@@ -73,9 +73,22 @@ class Transformer {
   /// Forced decoding of one sentence: feeds tgt_ids [T] at the next T positions of `state`.
   /// Writes logits [T, V]; when cross_weights is not null, also the cross-attention probabilities
   /// laid out [L, H, T, S]; when residual is not null, the cross-attention residual statistics
-  /// {|x|, |update|, cos} laid out [L, T, 3] (CrossAttentionProbe). Errors as the row form.
+  /// {|x|, |update|, cos} laid out [L, T, 3] (CrossAttentionProbe); when final_states is not null,
+  /// the decoder's final states [T, D] (after the final layer norm when pre-norm), the rows the
+  /// output layer reads. Errors as the row form.
   void decode(DecoderState& state, const std::vector<int>& tgt_ids, Matrix& logits, float* cross_weights,
-              float* residual = nullptr) const;
+              float* residual = nullptr, float* final_states = nullptr) const;
+
+  /// Whether the model file has a word alignment layer (layers/alignment_layer.h).
+  bool has_alignment_layer() const { return !weights_.alignment_layer.empty(); }
+
+  /// The alignment layer's weights [T, S] of target tokens tgt_ids [T] (row t aligns tgt_ids[t]) over
+  /// the source positions of encoder_out [S, D] (eos included), from the final decoder states [T, D] of
+  /// the steps that predict them (decode's final_states; row t's step is fed tgt_ids[t - 1]). Rows sum
+  /// to 1. Raises Error(kInvalidInput) when the model has no alignment layer or an id is outside the
+  /// target vocabulary.
+  std::vector<float> alignment_weights(const Matrix& encoder_out, const std::vector<int>& tgt_ids,
+                                       const float* final_states) const;
 
  private:
   // Raises Error(kInvalidInput) for an id outside [0, vocab_size) of the `side` ("source" or "target").

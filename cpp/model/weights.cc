@@ -277,6 +277,11 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
   }
   w.lexical_shortlist = LexicalShortlist::load(file, v_src, v);
   w.alignment_lexicon = AlignmentLexicon::load(file, v_src, v);
+  if (file.find("alignment.q_state.weight") != nullptr) {  // all or none: check_tensors saw to the rest
+    w.alignment_layer = {pack(read_linear(src, "alignment.q_state", d, d)),
+                         pack(read_matrix(src, "alignment.q_embed.weight", d, d), {}),
+                         pack(read_matrix(src, "alignment.k_proj.weight", d, d), {})};
+  }
   return w;
 }
 

@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 
 #include "kernels/gemm.h"
+#include "layers/alignment_layer.h"
 #include "layers/cross_attention.h"
 #include "layers/feed_forward.h"
 #include "layers/self_attention.h"
@@ -82,6 +83,7 @@ struct TransformerWeights {
   LayerNorm encoder_norm, decoder_norm;  // final layer norms of pre-norm stacks; empty for post-norm
   LexicalShortlist lexical_shortlist;    // the output layer's shortlist; empty when the file has none
   AlignmentLexicon alignment_lexicon;    // the word alignments' lexicon; empty when the file has none
+  AlignmentLayerWeights alignment_layer; // the word alignment layer; empty when the file has none
 
   const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 

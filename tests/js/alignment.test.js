@@ -109,6 +109,50 @@ describe('align (forced alignment)', () => {
     }
   });
 
+  test("a model's alignment layer (config alignmentLayer) is read unless layers, heads or shift are named", async () => {
+    // The same model file with alignment.* tensors appended (random, seeded): every other tensor's bytes unchanged.
+    const bytes = readFileSync(MODEL);
+    const headerLength = Number(Buffer.from(bytes.subarray(0, 8)).readBigUInt64LE());
+    const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + headerLength)).toString('utf8'));
+    const d = JSON.parse(header.__metadata__.config).d_model;
+    const data = bytes.subarray(8 + headerLength);
+    let seed = 7;
+    const random = (n) => Float32Array.from({ length: n }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) / 2);
+    const extra = { 'alignment.q_state.weight': random(d * d), 'alignment.q_state.bias': random(d),
+                    'alignment.q_embed.weight': random(d * d), 'alignment.k_proj.weight': random(d * d) };
+    const blobs = [data, Buffer.alloc(-data.length & 7)];  // F32 data at a multiple of 8
+    let offset = data.length + blobs[1].length;
+    for (const [name, values] of Object.entries(extra)) {
+      header[name] = { dtype: 'F32', shape: values.length === d ? [d] : [d, d], data_offsets: [offset, offset + values.byteLength] };
+      blobs.push(Buffer.from(values.buffer));
+      offset += values.byteLength;
+    }
+    delete header.__metadata__.checksum;
+    const text = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64LE(BigInt(text.length));
+    const aligned = await Translator.load(Buffer.concat([length, text, ...blobs]));
+    try {
+      expect(translator.config.alignmentLayer).toBe(false);
+      expect(aligned.config.alignmentLayer).toBe(true);
+      const pair = ['A man in a blue shirt is riding a bicycle.', 'Ein Mann in einem blauen Hemd fährt Fahrrad.'];
+      const weights = async (t, alignment) => (await t.align(...pair, { alignment })).alignment.weights;
+      const layer = await weights(aligned, true);
+      expect(layer).not.toEqual(await weights(translator, true));
+      for (const row of layer) expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+      for (const named of [{ layers: [-1] }, { heads: [0] }, { shift: true }]) {
+        expect(await weights(aligned, named)).toEqual(await weights(translator, named));
+      }
+      // Translations do not change; translate's alignment reads the layer as align() does on its output.
+      const plain = await translator.translate(pair[0]);
+      const r = await aligned.translate(pair[0], { alignment: true });
+      expect(r.text).toBe(plain.text);
+      expect(r.alignment.weights).toEqual((await aligned.align(pair[0], r.text, { alignment: true })).alignment.weights);
+    } finally {
+      aligned.dispose();
+    }
+  });
+
   test('bad options are InvalidInputError, and the translator stays usable', async () => {
     await expect(translator.align('A dog.', 'Ein Hund.', { alignment: { layers: [9] } })).rejects.toThrow(InvalidInputError);
     await expect(translator.align('A dog.', 'Ein Hund.', { alignment: { method: 'best' } })).rejects.toThrow(InvalidInputError);
