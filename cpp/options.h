@@ -46,7 +46,7 @@ struct TranslateOptions : SearchOptions {
   /// has one: faster decoding; false scores the whole vocabulary.
   bool shortlist = true;
   /// Return the cross-attention weights of the best hypothesis (costs layers * heads * T * S floats).
-  bool attention = true;
+  bool attention = false;
   /// Return Translation::residual, the statistics of each cross-attention residual connection.
   bool residual = false;
   /// Return Translation::alignment, word alignments made with these options.
