@@ -17,6 +17,7 @@
 #include "kernels/parallel.h"
 #include "options.h"
 #include "options_json.h"
+#include "result_value.h"
 #include "translator.h"
 #include "warm_up.h"
 
@@ -70,23 +71,6 @@ crossattn::TranslateOptions parse(const std::string& options_json) {
   return crossattn::options_from_json(parse_json(options_json));
 }
 
-// A copy out of the wasm heap (slice), so that the result survives later heap growth; null if empty.
-val floats(const std::vector<float>& v) {
-  return v.empty() ? val::null() : val(emscripten::typed_memory_view(v.size(), v.data())).call<val>("slice");
-}
-
-// {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}.
-val alignment_value(const crossattn::WordAlignment& a) {
-  val out = val::object();
-  out.set("srcLen", a.src_len);
-  out.set("tgtLen", a.tgt_len);
-  out.set("weights", floats(a.weights));
-  val links = val::array();
-  for (size_t i = 0; i < a.links.size(); ++i) links.set(i, to_array(std::vector<int>{a.links[i].first, a.links[i].second}));
-  out.set("links", links);
-  return out;
-}
-
 // The WordAlignment of an alignment_value (weights as a Float32Array or array).
 crossattn::WordAlignment word_alignment(const val& v) {
   crossattn::WordAlignment a;
@@ -96,47 +80,10 @@ crossattn::WordAlignment word_alignment(const val& v) {
   return a;
 }
 
-val to_value(const crossattn::Translation& r) {
-  val out = val::object();
-  out.set("text", r.text);
-  out.set("sourceTokens", to_array(r.source_tokens));
-  out.set("targetTokens", to_array(r.target_tokens));
-  out.set("sourceIds", to_array(r.source_ids));
-  out.set("targetIds", to_array(r.target_ids));
-  out.set("tokenLogProbs", floats(r.token_log_probs));
-  out.set("logProb", r.log_prob);
-  out.set("score", r.score);
-  out.set("confidence", r.confidence);
-  out.set("wordConfidence", floats(r.word_confidence));
-  val hypotheses = val::array();
-  for (size_t i = 0; i < r.hypotheses.size(); ++i) {
-    const crossattn::ScoredHypothesis& h = r.hypotheses[i];
-    val one = val::object();
-    one.set("text", h.text);
-    one.set("targetTokens", to_array(h.target_tokens));
-    one.set("targetIds", to_array(h.target_ids));
-    one.set("tokenLogProbs", floats(h.token_log_probs));
-    one.set("logProb", h.log_prob);
-    one.set("score", h.score);
-    hypotheses.set(i, one);
-  }
-  out.set("hypotheses", hypotheses);
-  out.set("layers", r.layers);
-  out.set("heads", r.heads);
-  out.set("sourceWords", to_array(r.source_words));
-  out.set("targetWords", to_array(r.target_words));
-  out.set("sourceWordOfToken", to_array(r.source_word_of_token));
-  out.set("targetWordOfToken", to_array(r.target_word_of_token));
-  out.set("crossAttention", floats(r.cross_attention));
-  out.set("residual", floats(r.residual));
-  out.set("alignment", r.alignment ? alignment_value(*r.alignment) : val::null());
-  return out;
-}
-
-// {results: [to_value of each]}.
+// {results: [translation_value of each]}.
 val results_value(const std::vector<crossattn::Translation>& results) {
   val array = val::array();
-  for (size_t i = 0; i < results.size(); ++i) array.set(i, to_value(results[i]));
+  for (size_t i = 0; i < results.size(); ++i) array.set(i, crossattn_bindings::translation_value(results[i]));
   val out = val::object();
   out.set("results", array);
   return out;
@@ -179,14 +126,9 @@ class WasmTranslator {
  public:
   explicit WasmTranslator(crossattn::Translator translator) : translator_(std::move(translator)) {}
 
-  /// A translation as JavaScript sees it (to_value), the unit of translate_batch, align and
-  /// WasmJob::finish: {text, sourceTokens, targetTokens, sourceIds, targetIds, tokenLogProbs: Float32Array [T] or null,
-  ///  logProb, score, confidence, wordConfidence: Float32Array [W] or null, hypotheses: [{text,
-  ///  targetTokens, targetIds, tokenLogProbs, logProb, score}] (n-best, best first), layers, heads, sourceWords,
-  ///  targetWords, sourceWordOfToken, targetWordOfToken, crossAttention: Float32Array
-  ///  [layers * heads * T * S] or null, residual: Float32Array [layers * T * 3] or null,
-  ///  alignment: {srcLen, tgtLen, weights: Float32Array [tgtLen * srcLen], links: [[s, t], ...]}
-  ///  or null}. `options` is the JSON text of the engine's options (parse above).
+  /// A translation as JavaScript sees it (result_value.h, translation_value: every field of
+  /// cpp/translation.h's table by its camelCase name), the unit of translate_batch, align and
+  /// WasmJob::finish. `options` is the JSON text of the engine's options (parse above).
   ///
   /// translate_batch: {results: [one translation per text]} or {error}, for an array of strings,
   /// decoded together as one batch (Translator::translate_batch); a single text is a batch of one.
@@ -209,7 +151,7 @@ class WasmTranslator {
 
   /// Forced alignment of target to source (Translator::align): an object as translate() returns.
   val align(const std::string& source, const std::string& target, const std::string& options) const {
-    return guarded([&] { return to_value(translator_.align(source, target, parse(options))); });
+    return guarded([&] { return crossattn_bindings::translation_value(translator_.align(source, target, parse(options))); });
   }
 
   /// symmetrize (alignment/word_alignment.h) of two alignment objects as align() returns them, this
@@ -218,7 +160,7 @@ class WasmTranslator {
   val symmetrize(const val& forward, const val& backward, const std::string& alignment_json) const {
     return guarded([&] {
       const crossattn::AlignmentOptions o = crossattn::alignment_options_from_json(parse_json(alignment_json));
-      return alignment_value(crossattn::symmetrize(word_alignment(forward), word_alignment(backward), o.method, o.threshold));
+      return crossattn_bindings::alignment_value(crossattn::symmetrize(word_alignment(forward), word_alignment(backward), o.method, o.threshold));
     });
   }
 
@@ -355,6 +297,7 @@ EMSCRIPTEN_BINDINGS(crossattn) {
   emscripten::function("loadTranslator", &load_translator);
   emscripten::function("optionSpecs", &option_specs);
   emscripten::function("checkOptions", &check_options);
+  emscripten::function("resultFields", &crossattn_bindings::result_fields);
   emscripten::function("setThreadCount", &set_thread_count);
   emscripten::function("warmUp", &warm_up_engine);
 }

@@ -14,7 +14,7 @@ if(CROSSATTN_WASM_THREADS)
   set(engine_name crossattn-mt)
   set(exceptions -fexceptions)  # see bindings/build-wasm.sh
 endif()
-add_executable(crossattn-wasm bindings/embind.cc bindings/options_json.cc bindings/warm_up.cc)
+add_executable(crossattn-wasm bindings/embind.cc bindings/options_json.cc bindings/result_value.cc bindings/warm_up.cc)
 target_link_libraries(crossattn-wasm PRIVATE crossattn)
 set_target_properties(crossattn-wasm PROPERTIES OUTPUT_NAME ${engine_name} SUFFIX ".mjs"
                       RUNTIME_OUTPUT_DIRECTORY ${CROSSATTN_DIST_DIR})

@@ -32,7 +32,7 @@ struct TranslateOptions : SearchOptions {
   float max_length_ratio = 2.0f;
   int max_length_offset = 10;
   bool shortlist = true;  // model/shortlist.h
-  bool attention = true;  // Translation::cross_attention
+  bool attention = false;  // Translation::cross_attention (costs layers * heads * T * S floats)
   bool residual = false;  // Translation::residual
   /// Translation::alignment, made with these options; none: no alignment.
   std::optional<AlignmentOptions> alignment;

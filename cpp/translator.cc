@@ -185,12 +185,7 @@ void finish_translation(const Tokenizer& tokenizer, const ModelConfig& c, std::v
     result.hypotheses.push_back(describe(tokenizer, c, hyp, &pieces));
     if (result.hypotheses.size() == 1) text_pieces = pieces;
   }
-  const ScoredHypothesis& best = result.hypotheses.front();
-  result.text = best.text;
-  result.target_tokens = best.target_tokens;
-  result.target_ids = best.target_ids;
-  result.log_prob = best.log_prob;
-  result.score = best.score;
+  static_cast<ScoredHypothesis&>(result) = result.hypotheses.front();  // the translation is its best hypothesis
   result.cross_attention = std::move(hyps.front().cross_attention);
   result.residual = std::move(hyps.front().residual);
   result.target_words = split_words(result.text);
@@ -198,7 +193,6 @@ void finish_translation(const Tokenizer& tokenizer, const ModelConfig& c, std::v
   for (size_t t = 0, k = 0; t < result.target_ids.size(); ++t) {
     result.target_word_of_token.push_back(special(c, result.target_ids[t]) ? -1 : words[k++]);
   }
-  result.token_log_probs = best.token_log_probs;
   add_confidence(result);
 }
 

@@ -16,52 +16,15 @@
 #include <string>
 #include <vector>
 
-#include "alignment/word_alignment.h"
 #include "model/config.h"
 #include "model/safetensors.h"
 #include "options.h"
+#include "translation.h"
 
 namespace crossattn {
 
 class Tokenizer;
 class Transformer;
-
-/// One entry of an n-best list.
-struct ScoredHypothesis {
-  std::string text;                        // detokenized target
-  std::vector<std::string> target_tokens;  // [T] pieces, eos last unless the length limit cut it
-  std::vector<int> target_ids;             // [T]
-  std::vector<float> token_log_probs;      // [T] log p of each target id given its prefix (nats)
-  float log_prob = 0.0f;                   // sum of log p over target_ids (nats)
-  float score = 0.0f;                      // log_prob / ((5 + T) / 6)^length_penalty, the ranking score
-};
-
-struct Translation {
-  std::string text;                         // detokenized target
-  std::vector<std::string> source_tokens;   // [S] SentencePiece pieces fed to the encoder, eos last
-  std::vector<std::string> target_tokens;   // [T] generated pieces, eos last unless max_length cut it
-  std::vector<int> source_ids, target_ids;  // [S], [T]
-  int layers = 0, heads = 0;
-  std::vector<float> cross_attention;  // [layers, heads, T, S] row-major; empty unless requested
-  std::vector<float> token_log_probs;  // [T] log p of each target id given its prefix and the source (nats)
-  float log_prob = 0.0f;               // sum of log p over target_ids (nats)
-  float score = 0.0f;                  // the length-normalized score beam search ranked it by
-  /// How sure the model is (decoding/confidence.h, Fomicheva et al. 2020): the geometric mean
-  /// token probability in (0, 1], and the probability of each target word [W], W = target_words.
-  float confidence = 1.0f;
-  std::vector<float> word_confidence;
-  /// [n_best] best first; hypotheses[0] is this translation. Empty for empty text and align().
-  std::vector<ScoredHypothesis> hypotheses;
-  /// Whitespace-separated words of the source text and of the target text, and the word of each
-  /// token ([S] and [T], -1 for eos): the units of `alignment`.
-  std::vector<std::string> source_words, target_words;
-  std::vector<int> source_word_of_token, target_word_of_token;
-  /// [layers, T, 3] when requested: for decoder layer l and target position t, the L2 norm of the
-  /// residual input x, the norm of the cross-attention update u = W_O context + b_O added to it,
-  /// and cos(x, u) (layers/cross_attention.h).
-  std::vector<float> residual;
-  std::optional<WordAlignment> alignment;  // when requested
-};
 
 /// A batch translation in progress, advanced one decoder step at a time, so that a caller can
 /// stream its tokens, interleave other work between steps, or abandon it (Translator::start). It

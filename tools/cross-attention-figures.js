@@ -20,7 +20,7 @@ const { values: args } = parseArgs({
 const SENTENCE = 'A man in a blue shirt is riding a bicycle.';
 const translator = await Translator.load(args.model);
 const { decoderLayers, nHeads } = translator.config;
-const r = await translator.translate(SENTENCE, { alignment: true, residual: true });
+const r = await translator.translate(SENTENCE, { attention: true, alignment: true, residual: true });
 
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const token = (p) => escape(p.replace(/^▁/, '') || '␣');
@@ -91,7 +91,7 @@ const sentences = readLines(`${args.data}/multi30k/test_2016_flickr.en.gz`).slic
 const stats = Array.from({ length: decoderLayers }, () => ({ ratio: [], cos: [], x: [], u: [] }));
 const headEntropy = Array.from({ length: decoderLayers }, () => Array.from({ length: nHeads }, () => []));
 for (const s of sentences) {
-  const one = await translator.translate(s, { residual: true });
+  const one = await translator.translate(s, { attention: true, residual: true });
   for (let l = 0; l < decoderLayers; ++l) {
     for (let i = 0; i < one.targetTokens.length; ++i) {
       const x = one.residual.inputNorm[l][i], u = one.residual.updateNorm[l][i];

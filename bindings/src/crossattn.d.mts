@@ -2,8 +2,27 @@
 // the public types live in translator-types.ts, so that dist/*.d.ts never import this file.
 import type { EngineAlignment } from './alignment.js';
 import type { OptionFault } from './errors.js';
+import type { EngineTranslation } from './result.generated.js';
 import type { TokenEvent } from './search.js';
-import type { Hypothesis, ModelConfig, Translation } from './translator-types.js';
+import type { ModelConfig } from './translator-types.js';
+
+export type { EngineTranslation };
+
+/** One field of a result table of cpp/translation.h (bindings/result_value.h, result_fields). */
+export interface ResultField {
+  name: string;
+  jsName: string;
+  type: 'string' | 'string[]' | 'int[]' | 'float[]' | 'float' | 'int' | 'hypotheses' | 'alignment';
+  shape: string;
+  presence: 'always' | 'on request' | 'shape';
+  /** In C++ names (tools/result-types.js words it in JavaScript's). */
+  doc: string;
+  fromHypothesis: boolean;
+}
+export interface ResultFields {
+  hypothesis: ResultField[];
+  translation: ResultField[];
+}
 
 export interface EngineError {
   name: string;
@@ -11,18 +30,6 @@ export interface EngineError {
   /** An error about an option: its fields, options by JavaScript name (bindings/options_json.h, fault_json). */
   fault?: OptionFault;
 }
-/** What the engine returns: the public Translation with the attention flat, [layers * heads * T * S]. */
-export type EngineTranslation = Omit<Translation, 'crossAttention' | 'alignment' | 'residual' | 'ms' | 'hypotheses' |
-  'tokenLogProbs' | 'wordConfidence'> & {
-  tokenLogProbs: Float32Array | null;   // [T], null when T = 0
-  wordConfidence: Float32Array | null;  // [W], null when W = 0
-  hypotheses: (Omit<Hypothesis, 'tokenLogProbs'> & { tokenLogProbs: Float32Array | null })[];
-  layers: number;
-  heads: number;
-  crossAttention: Float32Array | null;
-  residual: Float32Array | null;  // [layers * T * 3]
-  alignment: EngineAlignment | null;
-};
 /** The engine's options as JSON text (search.ts, engineOptionsJson; cpp/options.h). */
 export type EngineOptions = string;
 type Result<T> = T | { error: EngineError };
@@ -57,6 +64,8 @@ export interface EngineModule {
   optionSpecs(): string;
   /** check_options (cpp/options.h) of the options' JSON text: without a model, or against maxPositions > 0. */
   checkOptions(options: EngineOptions, maxPositions: number): Result<object>;
+  /** The field tables of cpp/translation.h (bindings/result_value.h, result_fields), for tools/result-types.js. */
+  resultFields(): ResultFields;
   /** Asks for `n` threads for the products (1 in crossattn.wasm); returns the count in use. */
   setThreadCount(n: number): number;
   /** Runs the model-load path on a synthetic tokenizer (bindings/warm_up.h): how many pieces it loaded. */

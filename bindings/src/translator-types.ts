@@ -1,11 +1,14 @@
 // The public types of the Translator: its load and translate options, the option table's entries, and
 // the shapes of a result (Translation, Hypothesis, HtmlTranslation) and of the model (ModelConfig).
-import type { AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
+import type { AlignmentOptions } from './alignment.js';
+import type { EngineMadeTranslation, Hypothesis } from './result.generated.js';
 import type { SearchOptions, StreamOptions } from './search.js';
 import type { TableOutputOptions } from './options.generated.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
 import type { ProgressCallback } from './sources.js';
 import type { CopyThroughReport } from './copy-through.js';
+
+export type { Hypothesis };
 
 /** Options of Translator.load. */
 export interface LoadOptions {
@@ -56,20 +59,6 @@ export interface HtmlTranslation {
   ms: number;
 }
 
-/** One entry of the n-best list (Translation.hypotheses). */
-export interface Hypothesis {
-  text: string;
-  /** [T] pieces, "</s>" last unless the length limit cut the output. */
-  targetTokens: string[];
-  targetIds: number[];
-  /** [T] log-probability of each target token given the ones before it and the source (nats). */
-  tokenLogProbs: number[];
-  /** Sum of the log-probabilities of targetTokens (nats). */
-  logProb: number;
-  /** logProb / ((5 + T) / 6) ** lengthPenalty: what beam search ranks by. */
-  score: number;
-}
-
 /** The architecture of the loaded model (docs/model-format.md). */
 export interface ModelConfig {
   name: string;
@@ -98,50 +87,11 @@ export interface ModelConfig {
   alignmentLayer: boolean;
 }
 
-/** A translation with its tokens and the cross-attention behind it. */
-export interface Translation {
-  /** The translated text. */
-  text: string;
-  /** [S] SentencePiece pieces fed to the encoder, "</s>" last. */
-  sourceTokens: string[];
-  /** [T] generated pieces, "</s>" last unless maxLength stopped the output. */
-  targetTokens: string[];
-  sourceIds: number[];
-  targetIds: number[];
-  /** [T] log-probability of each target token given the ones before it and the source (nats). */
-  tokenLogProbs: number[];
-  /** Sum of log-probabilities of the target tokens (nats). */
-  logProb: number;
-  /**
-   * How sure the model is of this translation, in (0, 1]: the geometric mean of its token
-   * probabilities, exp(mean of tokenLogProbs) (Fomicheva et al. 2020, "Unsupervised Quality
-   * Estimation for Neural Machine Translation"). docs/confidence.md measures how well it ranks
-   * translations by quality (Spearman 0.48–0.51 with chrF on FLORES dev) and how well it and
-   * wordConfidence find injected errors (ROC AUC 0.62–0.64 for a sentence, 0.91 for a word).
-   */
-  confidence: number;
-  /** [W] for each of targetWords, the probability of the whole word (the product of its tokens'). */
-  wordConfidence: number[];
-  /** logProb / ((5 + T) / 6) ** lengthPenalty, the score beam search ranked this translation by. */
-  score: number;
-  /** The n-best list (options.nBest entries), best first; hypotheses[0] is this translation. Empty for blank text and align(). */
-  hypotheses: Hypothesis[];
-  /**
-   * Cross-attention weights [layers][heads][T][S]: crossAttention[l][h][t][s] is how much target
-   * position t attended to source position s in decoder layer l, head h. Each row sums to 1.
-   * Absent when options.attention is false.
-   */
-  crossAttention?: Float32Array[][][];
-  /** Whitespace-separated words of the source and of the target text: the units of `alignment`. */
-  sourceWords: string[];
-  targetWords: string[];
-  /** [S] and [T]: the word each token belongs to, -1 for eos. */
-  sourceWordOfToken: number[];
-  targetWordOfToken: number[];
-  /** Word alignments, when options.alignment asked for them. */
-  alignment?: WordAlignment;
-  /** Cross-attention residual statistics [layers][T], when options.residual asked for them. */
-  residual?: ResidualStats;
+/**
+ * A translation with its tokens and the cross-attention behind it: the fields the engine makes
+ * (EngineMadeTranslation, generated from cpp/translation.h) and those of the JavaScript side.
+ */
+export interface Translation extends EngineMadeTranslation {
   /** Wall time of the call in the engine (ms). */
   ms: number;
   /**

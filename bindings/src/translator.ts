@@ -13,7 +13,7 @@ import { checkWellFormed } from './well-formed.js';
 import { checkTexts } from './batch-input.js';
 import { applyCopyThrough, copyThroughRequest, recoverDropped } from './copy-through.js';
 import { planPrefixes, targetPrefixes } from './target-prefix.js';
-import { toTranslation } from './engine-translation.js';
+import { flatWeights, toTranslation } from './engine-translation.js';
 import type {
   HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation,
 } from './translator-types.js';
@@ -254,10 +254,7 @@ export class Translator {
       if (!Array.isArray(a?.weights) || a.weights.some((row) => row.length !== a.weights[0].length)) {
         throw new InvalidInputError('an alignment needs weights: rows of one length each');
       }
-      return {
-        srcLen: a.weights[0]?.length ?? 0, tgtLen: a.weights.length, links: a.links,
-        weights: Float32Array.from(a.weights.flatMap((row) => Array.from(row))),
-      };
+      return { srcLen: a.weights[0]?.length ?? 0, tgtLen: a.weights.length, links: a.links, weights: flatWeights(a.weights) };
     };
     return this.symmetrizeEngine(flat(forward), flat(backward), alignment);
   }

@@ -6,6 +6,7 @@
 #include "decoding/repetition_guard.h"
 #include "error.h"
 #include "kernels/ops.h"
+#include "layers/probe_records.h"
 
 namespace crossattn {
 
@@ -58,8 +59,7 @@ struct BeamSearch::Sentence {
   std::vector<Live> live;          // best first
   std::vector<Finished> finished;  // best first, at most beam_size
   int records = 0;
-  std::vector<float> attention;  // [records, L*H, S]
-  std::vector<float> residual;   // [records, L, 3]
+  std::unique_ptr<ProbeRecords> probes;  // one record per row fed, of every hypothesis (node.record)
 
   // The last (at most n) target ids ending at `node`, oldest first, into tail; returns how many.
   int tail(int node, int n, std::vector<int>& out) const {
@@ -126,6 +126,7 @@ BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> enco
       }
     }
     s.src_len = static_cast<int>(encoder_outs[i]->rows());
+    s.probes = std::make_unique<ProbeRecords>(c.decoder_layers, c.n_heads, s.src_len, probes.attention, probes.residual);
     s.selector = make_selector(options);
     s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
     s.nodes.push_back({-1, c.decoder_start_id, 0, 0.0f, -1});
@@ -162,7 +163,6 @@ void BeamSearch::step() {
 // returns the number of rows, for which the workspace is reserved.
 int BeamSearch::collect_rows() {
   const ModelConfig& c = model_->config();
-  const size_t weights_size = static_cast<size_t>(c.decoder_layers) * c.n_heads, residual_size = c.decoder_layers * 3;
   rows_.clear();
   tokens_.clear();
   weight_rows_.clear();
@@ -171,15 +171,14 @@ int BeamSearch::collect_rows() {
     if (s.stopped) continue;
     const int first = s.records;
     s.records += static_cast<int>(s.live.size());
-    if (probes_.attention) s.attention.resize(s.records * weights_size * s.src_len);
-    if (probes_.residual) s.residual.resize(s.records * residual_size);
+    s.probes->resize(s.records);
     for (size_t b = 0; b < s.live.size(); ++b) {
       Node& node = s.nodes[s.live[b].node];
       node.record = first + static_cast<int>(b);
       rows_.push_back(&s.slots[s.live[b].slot]);
       tokens_.push_back(node.token);
-      weight_rows_.push_back(probes_.attention ? s.attention.data() + node.record * weights_size * s.src_len : nullptr);
-      residual_rows_.push_back(probes_.residual ? s.residual.data() + node.record * residual_size : nullptr);
+      weight_rows_.push_back(s.probes->attention(node.record));
+      residual_rows_.push_back(s.probes->residual(node.record));
     }
   }
   const int m = static_cast<int>(rows_.size());
@@ -336,7 +335,6 @@ std::vector<int> BeamSearch::settled(int sentence) const {
 
 std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
   const ModelConfig& c = model_->config();
-  const int heads = c.decoder_layers * c.n_heads, layers = c.decoder_layers;
   std::vector<std::vector<Hypothesis>> out(sentences_.size());
   for (size_t i = 0; i < sentences_.size(); ++i) {
     const Sentence& s = sentences_[i];
@@ -358,16 +356,10 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
     for (int node = s.nodes[s.finished.front().node].parent; node >= 0; node = s.nodes[node].parent) {
       records[s.nodes[node].depth] = s.nodes[node].record;
     }
-    auto gather = [&](const std::vector<float>& arena, size_t row, int a, int w, std::vector<float>& dst) {
-      std::vector<float> steps(static_cast<size_t>(t_len) * row);  // [T, a, w]
-      for (int t = 0; t < t_len; ++t) {
-        std::copy_n(arena.data() + records[t] * row, row, steps.data() + t * row);
-      }
-      dst.resize(steps.size());
-      swap_leading_axes(steps.data(), t_len, a, w, dst.data());  // [a, T, w]
-    };
-    if (probes_.attention) gather(s.attention, static_cast<size_t>(heads) * s.src_len, heads, s.src_len, best.cross_attention);
-    if (probes_.residual) gather(s.residual, layers * 3, layers, 3, best.residual);
+    const size_t layers = c.decoder_layers;
+    if (probes_.attention) best.cross_attention.resize(layers * c.n_heads * t_len * s.src_len);
+    if (probes_.residual) best.residual.resize(layers * t_len * 3);
+    s.probes->gather(records, best.cross_attention.data(), best.residual.data());  // [L, H, T, S], [L, T, 3]
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "kernels/ops.h"
 #include "layers/alignment_layer.h"
 #include "layers/feed_forward.h"
+#include "layers/probe_records.h"
 #include "layers/self_attention.h"
 #include "layers/ssru.h"
 #include "model/positions.h"
@@ -179,25 +180,23 @@ void Transformer::decode(DecoderState& state, const std::vector<int>& tgt_ids, M
                          float* residual, float* final_states) const {
   const int t_len = static_cast<int>(tgt_ids.size()), s_len = state.src_len, layers = config_.decoder_layers;
   if (t_len == 0) throw Error(ErrorCode::kInvalidInput, "decode needs at least one target token");
-  const int weights_row = layers * config_.n_heads * s_len, residual_row = layers * 3;
   DecoderWorkspace ws;
   ws.reserve(t_len, config_);
   std::vector<DecoderState*> states(t_len, &state);
-  // Per-row probe outputs [T, L*H, S] and [T, L, 3], reordered to [L*H, T, S] and [L, T, 3] below.
-  std::vector<float> weight_steps(cross_weights ? static_cast<size_t>(t_len) * weights_row : 0),
-      residual_steps(residual ? static_cast<size_t>(t_len) * residual_row : 0);
-  std::vector<float*> weight_rows(t_len, nullptr), residual_rows(t_len, nullptr);
+  ProbeRecords records(layers, config_.n_heads, s_len, cross_weights != nullptr, residual != nullptr);  // row t: record t
+  records.resize(t_len);
+  std::vector<float*> weight_rows(t_len), residual_rows(t_len);
+  std::vector<int> positions(t_len);
   for (int t = 0; t < t_len; ++t) {
-    if (cross_weights) weight_rows[t] = weight_steps.data() + static_cast<size_t>(t) * weights_row;
-    if (residual) residual_rows[t] = residual_steps.data() + static_cast<size_t>(t) * residual_row;
+    weight_rows[t] = records.attention(t);
+    residual_rows[t] = records.residual(t);
+    positions[t] = t;
   }
-  const CrossAttentionProbe probe{cross_weights ? weight_rows.data() : nullptr,
-                                  residual ? residual_rows.data() : nullptr};
+  const CrossAttentionProbe probe{cross_weights ? weight_rows.data() : nullptr, residual ? residual_rows.data() : nullptr};
   decode(states.data(), tgt_ids.data(), t_len, ws, &probe);
   logits = Eigen::Map<Matrix>(ws.logits.data(), t_len, config_.vocab_size);
   if (final_states) std::copy(ws.x.begin(), ws.x.begin() + static_cast<size_t>(t_len) * config_.d_model, final_states);
-  if (cross_weights) swap_leading_axes(weight_steps.data(), t_len, layers * config_.n_heads, s_len, cross_weights);
-  if (residual) swap_leading_axes(residual_steps.data(), t_len, layers, 3, residual);
+  records.gather(positions, cross_weights, residual);  // [L, H, T, S], [L, T, 3]
 }
 
 std::vector<float> Transformer::alignment_weights(const Matrix& encoder_out, const std::vector<int>& tgt_ids,

@@ -219,6 +219,7 @@ TEST_F(TranslatorAlignTest, AlignsWhitespaceWordsOfAGivenPair) {
 TEST_F(TranslatorAlignTest, ForcingTheGreedyOutputReproducesItsScoreAndAttention) {
   TranslateOptions o;
   o.alignment = AlignmentOptions{};
+  o.attention = true;
   const std::string source = "Two dogs play in the snow.";
   const Translation greedy = translator.translate(source, o);
   const Translation forced = translator.align(source, greedy.text, o);

@@ -96,7 +96,9 @@ class ModelAttentionTest : public ::testing::Test {
 
 TEST_F(ModelAttentionTest, CrossAttentionRowsSumToOne) {
   for (const std::string text : {"A dog runs.", "Two men in orange vests are working on the road near a truck."}) {
-    const auto r = translator.translate(text, {});
+    TranslateOptions o;
+    o.attention = true;
+    const auto r = translator.translate(text, o);
     const size_t t_len = r.target_tokens.size(), s_len = r.source_tokens.size();
     ASSERT_EQ(r.cross_attention.size(), static_cast<size_t>(r.layers) * r.heads * t_len * s_len);
     for (size_t row = 0; row < r.cross_attention.size() / s_len; ++row) {

@@ -300,6 +300,7 @@ class TranslatorBeamTest : public ::testing::Test {
     TranslateOptions o;
     o.beam_size = size;
     o.n_best = n_best;
+    o.attention = true;  // the tests compare the best hypothesis' attention too
     return o;
   }
 };

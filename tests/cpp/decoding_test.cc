@@ -39,10 +39,12 @@ const std::vector<std::string> kSentences = {
 
 TEST(Decoding, BatchedTranslationEqualsOneByOne) {
   const Translator translator = Translator::from_file(testing::model_path());
-  const auto batch = translator.translate_batch(kSentences, {});
+  TranslateOptions o;
+  o.attention = true;
+  const auto batch = translator.translate_batch(kSentences, o);
   ASSERT_EQ(batch.size(), kSentences.size());
   for (size_t i = 0; i < kSentences.size(); ++i) {
-    const auto one = translator.translate(kSentences[i], {});
+    const auto one = translator.translate(kSentences[i], o);
     EXPECT_EQ(batch[i].text, one.text) << kSentences[i];
     EXPECT_EQ(batch[i].target_ids, one.target_ids);
     EXPECT_EQ(batch[i].log_prob, one.log_prob);

@@ -22,6 +22,7 @@ class OddInputTest : public ::testing::Test {
     for (int beam : {1, 4}) {
       TranslateOptions o;
       o.beam_size = beam;
+      o.attention = true;
       const Translation r = translator.translate(text, o);
       ASSERT_FALSE(r.source_tokens.empty()) << text;
       EXPECT_EQ(r.source_tokens.back(), "</s>");

@@ -126,6 +126,7 @@ TEST(Parallel, TranslationsOnTwoThreadsEqualOneThread) {
     for (int beam : {1, 4}) {
       TranslateOptions options;
       options.beam_size = beam;
+      options.attention = true;
       for (const char* text : texts) {
         set_thread_count(1);
         const Translation one = translator.translate(text, options);

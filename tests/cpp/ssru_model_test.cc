@@ -123,6 +123,7 @@ TEST(SsruModel, ProbesStreamingAndSamplingWork) {
   const ModelConfig& c = translator.config();
   TranslateOptions o = plain_options(2);
   o.alignment = AlignmentOptions{};
+  o.attention = true;
   std::vector<std::string> streamed;
   o.on_token = [&](const TokenEvent& e) {
     streamed.insert(streamed.end(), e.tokens.begin(), e.tokens.end());

@@ -26,7 +26,9 @@ class TranslatorTest : public ::testing::Test {
 };
 
 TEST_F(TranslatorTest, ReturnsTextTokensAndShapedAttention) {
-  const auto r = translator.translate("A man is riding a bike.", {});
+  TranslateOptions with_attention;
+  with_attention.attention = true;
+  const auto r = translator.translate("A man is riding a bike.", with_attention);
   EXPECT_FALSE(r.text.empty());
   EXPECT_EQ(r.source_tokens.back(), "</s>");
   EXPECT_EQ(r.source_tokens.size(), r.source_ids.size());
@@ -43,6 +45,10 @@ TEST_F(TranslatorTest, ReturnsTextTokensAndShapedAttention) {
   const auto plain = translator.translate("A man is riding a bike.", no_attention);
   EXPECT_EQ(plain.text, r.text);
   EXPECT_TRUE(plain.cross_attention.empty());
+  // Attention costs layers * heads * T * S floats: a caller who does not ask for it does not get it.
+  const auto unasked = translator.translate("A man is riding a bike.", {});
+  EXPECT_EQ(unasked.target_ids, r.target_ids);
+  EXPECT_TRUE(unasked.cross_attention.empty());
 }
 
 TEST_F(TranslatorTest, TokenLogProbsOfTheSearchAreThoseOfForcedDecodingAndMakeTheConfidence) {
@@ -87,6 +93,7 @@ TEST_F(TranslatorTest, AWorkBudgetRefusesHugeSearchesBeforeTheyStartAndNothingEl
   // Attention kept for many long sentences at once (10 x 4 x 512 steps x 3 x 4 heads x 301 source
   // tokens x 4 bytes = 296 MiB): refused by its size, though each sentence is within its steps.
   TranslateOptions wide;
+  wide.attention = true;
   wide.beam_size = 4;
   wide.max_length = 512;
   const std::vector<std::string> batch(10, long_text);

@@ -16,10 +16,10 @@ describe('translateBatch', () => {
   test('equals translating each text alone, attention included', async () => {
     const texts = readLines(`${DATA}/multi30k/test_2016_flickr.en.gz`).slice(0, 12);
     texts.splice(3, 0, '', '   ');
-    const batch = await translator.translateBatch(texts);
+    const batch = await translator.translateBatch(texts, { attention: true });
     expect(batch).toHaveLength(texts.length);
     for (let i = 0; i < texts.length; ++i) {
-      const one = await translator.translate(texts[i]);
+      const one = await translator.translate(texts[i], { attention: true });
       expect(batch[i].text).toBe(one.text);
       expect(batch[i].targetIds).toEqual(one.targetIds);
       expect(batch[i].logProb).toBe(one.logProb);

@@ -38,7 +38,7 @@ describe('beam search', () => {
   });
 
   test('n-best lists are ranked by the GNMT score and the best carries the attention', async () => {
-    const r = await translator.translate(LONG, { beamSize: 4, nBest: 4, lengthPenalty: 0.6 });
+    const r = await translator.translate(LONG, { beamSize: 4, nBest: 4, lengthPenalty: 0.6, attention: true });
     expect(r.hypotheses).toHaveLength(4);
     expect(r.hypotheses[0].text).toBe(r.text);
     expect(r.score).toBe(r.hypotheses[0].score);

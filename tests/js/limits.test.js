@@ -20,7 +20,7 @@ async function expectStillUsable() {
 
 async function expectTranslates(text) {
   for (const beamSize of [1, 4]) {
-    const r = await translator.translate(text, { beamSize });
+    const r = await translator.translate(text, { beamSize, attention: true });
     expect(r.sourceTokens.at(-1), text).toBe('</s>');
     expect(r.targetTokens.length).toBeGreaterThan(0);
     expect(Number.isFinite(r.logProb)).toBe(true);

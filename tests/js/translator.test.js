@@ -36,7 +36,7 @@ describe('wasm equals native', () => {
     const text = 'A man in a blue shirt is standing on a ladder.';
     const native = spawnSync(NATIVE_CLI, ['translate', '--model', MODEL, '--json', '--attention', '--beam-size', '1', text], { encoding: 'utf8' });
     const expected = JSON.parse(native.stdout).cross_attention;
-    const r = await translator.translate(text);
+    const r = await translator.translate(text, { attention: true });
     expect(r.crossAttention.length).toBe(expected.length);
     r.crossAttention.forEach((heads, l) => heads.forEach((rows, h) => rows.forEach((row, t) => {
       row.forEach((w, s) => expect(Math.abs(w - expected[l][h][t][s])).toBeLessThan(1e-5));
@@ -46,7 +46,7 @@ describe('wasm equals native', () => {
 
 describe('result shape', () => {
   test('tokens, scores and attention [layers][heads][T][S] with rows summing to 1', async () => {
-    const r = await translator.translate('Two dogs play in the snow.');
+    const r = await translator.translate('Two dogs play in the snow.', { attention: true });
     const { decoderLayers, nHeads } = translator.config;
     expect(r.text.length).toBeGreaterThan(0);
     expect(r.sourceTokens.at(-1)).toBe('</s>');
@@ -66,6 +66,10 @@ describe('result shape', () => {
     const plain = await translator.translate('Two dogs play in the snow.', { attention: false });
     expect(plain.crossAttention).toBeUndefined();
     expect(plain.text).toBe(r.text);
+    // Attention costs L * H * T * S floats: a caller who does not ask for it does not get it.
+    const unasked = await translator.translate('Two dogs play in the snow.');
+    expect(unasked.crossAttention).toBeUndefined();
+    expect(unasked.targetIds).toEqual(r.targetIds);
   });
 
   test('empty and blank text give empty translations', async () => {
