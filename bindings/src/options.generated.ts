@@ -37,7 +37,7 @@ export interface TableSearchOptions {
 
 /** The output options of the engine's table (translator.ts, TranslateOptions). */
 export interface TableOutputOptions {
-  /** Return the cross-attention weights [layers][heads][T][S] of the best hypothesis. A boolean; default true. */
+  /** Return the cross-attention weights [layers][heads][T][S] of the best hypothesis. A boolean; default false. */
   attention?: boolean;
   /** Return the statistics of each cross-attention residual connection. A boolean; default false. */
   residual?: boolean;
@@ -45,7 +45,7 @@ export interface TableOutputOptions {
 
 /** The alignment options of the engine's table (alignment.ts, AlignmentOptions). */
 export interface TableAlignmentOptions {
-  /** Decoder layers whose attention is averaged, negative from the last (-1); with no layers and no heads given: the model's trained alignment head if it has one, else the last two layers. A non-empty list of integers from -1024 to 1023; default none. */
+  /** Decoder layers whose attention is averaged, negative from the last (-1); with no layers, no heads and no shift given: the model's alignment layer if it has one, else its trained alignment head, else the last two layers. A non-empty list of integers from -1024 to 1023; default none. */
   layers?: number[];
   /** Heads averaged in those layers; none given: all. A non-empty list of integers from -1024 to 1023; default none. */
   heads?: number[];
@@ -264,7 +264,7 @@ export const OPTION_TABLE: readonly OptionSpec[] = [
     "type": "bool"
   },
   {
-    "default": true,
+    "default": false,
     "doc": "return the cross-attention weights [layers][heads][T][S] of the best hypothesis",
     "flag": "attention",
     "flagDoc": "return the cross-attention weights [layers][heads][T][S] of the best hypothesis",
@@ -291,9 +291,9 @@ export const OPTION_TABLE: readonly OptionSpec[] = [
   },
   {
     "default": [],
-    "doc": "decoder layers whose attention is averaged, negative from the last (-1); with no layers and no heads given: the model's trained alignment head if it has one, else the last two layers",
+    "doc": "decoder layers whose attention is averaged, negative from the last (-1); with no layers, no heads and no shift given: the model's alignment layer if it has one, else its trained alignment head, else the last two layers",
     "flag": "layers",
-    "flagDoc": "decoder layers whose attention is averaged, negative from the last (-1); with no --layers and no --heads given: the model's trained alignment head if it has one, else the last two layers",
+    "flagDoc": "decoder layers whose attention is averaged, negative from the last (-1); with no --layers, no --heads and no --shift given: the model's alignment layer if it has one, else its trained alignment head, else the last two layers",
     "group": "alignment",
     "jsName": "layers",
     "max": 1023,
