@@ -102,7 +102,7 @@ def residual_permutation(d, layout):
     return np.array([2 * m if m < h else 2 * (m - h) + 1 for m in range(d)])
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True)
     ap.add_argument("--out", required=True)
@@ -113,122 +113,140 @@ def main():
     args = ap.parse_args()
     if args.npz and args.gemm_type != "float32":
         sys.exit("--npz writes float32 only (marian-conv writes intgemm8 to .bin)")
-    os.makedirs(args.out, exist_ok=True)
+    return args
 
-    tensors, metadata = read_safetensors(args.model)
-    c = json.loads(metadata["config"])
+
+def check_config(c, args):
+    """Exits with a message on a config this exporter does not write, or --ssru on a model that cannot take it."""
     for key, want in [("positional_encoding", "sinusoidal"), ("tied_embeddings", True), ("shared_vocab", True),
                       ("embed_scale", True)]:
         if c[key] != want:
             sys.exit(f"unsupported config: {key}={c[key]!r} (this prototype handles {want!r})")
-    d, v = c["d_model"], c["vocab_size"]
-    ssru_file = c.get("decoder_autoregression", "self-attention") == "ssru"
-    if ssru_file and args.ssru:
+    if c.get("decoder_autoregression", "self-attention") == "ssru" and args.ssru:
         sys.exit(f"{args.model}: config.decoder_autoregression: the model has its own SSRU weights; --ssru adds random ones to a self-attention model")
-    ssru = args.ssru or ssru_file
-    pre = c["layer_norm"] == "pre"
-    if args.ssru and pre:  # pre-norm SSRU normalizes <prefix>_ln_*_pre before the cell (transformer.h:519): not written here
+    if args.ssru and c["layer_norm"] == "pre":  # pre-norm SSRU normalizes <prefix>_ln_*_pre before the cell (transformer.h:519): not written here
         sys.exit("--ssru writes post-norm models only")
-    differences = [what for what, differs in [
-        ("pre-norm (Marian's keys and values skip the layer norm)", pre),
+
+
+def marian_differences(c):
+    """What makes Marian compute another function than ours on a model of config c ([] when nothing)."""
+    return [what for what, differs in [
+        ("pre-norm (Marian's keys and values skip the layer norm)", c["layer_norm"] == "pre"),
         ("the decoder starts from a token's embedding, Marian's from a zero vector",
          c.get("decoder_start", "token") != "zero"),
         ("the position frequencies are not Marian's", c["sinusoidal_layout"] != "marian"),
         ("the layer-norm epsilon is not Marian's 1e-6", c["layer_norm_eps"] != 1e-6)] if differs]
-    if differences:
-        print("Marian will compute a different function from this model's: " + "; ".join(differences), file=sys.stderr)
-    perm = torch.as_tensor(residual_permutation(d, c["sinusoidal_layout"]))
 
-    def T(name):  # fp32 tensor, int8 dequantized
-        return dequantized(tensors, name)
 
-    items = []
+class MarianItems:
+    """Marian's items (name, type, shape, bytes) made from our tensors: each weight renamed, transposed to
+    Marian's [in, out], its residual dimensions permuted, and with intgemm8 quantized as marian-conv does."""
 
-    def add(name, arr, matrix=False):
+    def __init__(self, tensors, c, gemm_type):
+        self.tensors, self.gemm_type = tensors, gemm_type
+        self.perm = torch.as_tensor(residual_permutation(c["d_model"], c["sinusoidal_layout"]))
+        self.items = []
+
+    def T(self, name):  # fp32 tensor, int8 dequantized
+        return dequantized(self.tensors, name)
+
+    def add(self, name, arr, matrix=False):
         arr = arr.contiguous().float()
         shape = list(arr.shape) if arr.dim() == 2 else [1, arr.shape[0]]
-        if matrix and args.gemm_type == "intgemm8":
+        if matrix and self.gemm_type == "intgemm8":
             w = arr.numpy()
             q = 127.0 / np.abs(w).max()
             # marian-conv transposes every _W* matrix to [out, in] before quantizing; Wemb is not transposed
             src = w if "Wemb" in name else w.T
             qi = np.clip(np.rint(src * q), -127, 127).astype(np.int8)  # intgemm::Int8::PrepareA rounds to nearest
-            items.append((name, TYPE_INTGEMM8, shape, qi.tobytes() + struct.pack("<f", q)))
+            self.items.append((name, TYPE_INTGEMM8, shape, qi.tobytes() + struct.pack("<f", q)))
         else:
-            items.append((name, TYPE_FLOAT32, shape, arr.numpy().astype("<f4").tobytes()))
+            self.items.append((name, TYPE_FLOAT32, shape, arr.numpy().astype("<f4").tobytes()))
 
-    def read_res(w):   # our [out, in] reading the residual stream -> Marian [in, out], rows permuted
-        return w.T[perm, :]
+    def read_res(self, w):   # our [out, in] reading the residual stream -> Marian [in, out], rows permuted
+        return w.T[self.perm, :]
 
-    def write_res(w):  # our [out, in] writing the residual stream -> Marian [in, out], columns permuted
-        return w.T[:, perm]
+    def write_res(self, w):  # our [out, in] writing the residual stream -> Marian [in, out], columns permuted
+        return w.T[:, self.perm]
 
-    def ln(marian_prefix, ours, suffix):
-        add(f"{marian_prefix}_ln_scale{suffix}", T(f"{ours}.weight")[perm])
-        add(f"{marian_prefix}_ln_bias{suffix}", T(f"{ours}.bias")[perm])
+    def ln(self, marian_prefix, ours, suffix):
+        self.add(f"{marian_prefix}_ln_scale{suffix}", self.T(f"{ours}.weight")[self.perm])
+        self.add(f"{marian_prefix}_ln_bias{suffix}", self.T(f"{ours}.bias")[self.perm])
 
-    def attention(mp, ours):
+    def attention(self, mp, ours):
         for x in "qkv":
-            add(f"{mp}_W{x}", read_res(T(f"{ours}.{x}_proj.weight")), matrix=True)
-            add(f"{mp}_b{x}", T(f"{ours}.{x}_proj.bias"))
-        add(f"{mp}_Wo", write_res(T(f"{ours}.out_proj.weight")), matrix=True)
-        add(f"{mp}_bo", T(f"{ours}.out_proj.bias")[perm])
+            self.add(f"{mp}_W{x}", self.read_res(self.T(f"{ours}.{x}_proj.weight")), matrix=True)
+            self.add(f"{mp}_b{x}", self.T(f"{ours}.{x}_proj.bias"))
+        self.add(f"{mp}_Wo", self.write_res(self.T(f"{ours}.out_proj.weight")), matrix=True)
+        self.add(f"{mp}_bo", self.T(f"{ours}.out_proj.bias")[self.perm])
 
-    def ffn(mp, ours):
-        add(f"{mp}_W1", read_res(T(f"{ours}.fc1.weight")), matrix=True)
-        add(f"{mp}_b1", T(f"{ours}.fc1.bias"))
-        add(f"{mp}_W2", write_res(T(f"{ours}.fc2.weight")), matrix=True)
-        add(f"{mp}_b2", T(f"{ours}.fc2.bias")[perm])
+    def ffn(self, mp, ours):
+        self.add(f"{mp}_W1", self.read_res(self.T(f"{ours}.fc1.weight")), matrix=True)
+        self.add(f"{mp}_b1", self.T(f"{ours}.fc1.bias"))
+        self.add(f"{mp}_W2", self.write_res(self.T(f"{ours}.fc2.weight")), matrix=True)
+        self.add(f"{mp}_b2", self.T(f"{ours}.fc2.bias")[self.perm])
 
-    # pre-norm: LayerAttention preProcess(prefix+"_Wo", "n") -> <prefix>_Wo_ln_scale_pre  (transformer.h:173,366)
-    # post-norm: postProcess(prefix+"_Wo", "dan") -> <prefix>_Wo_ln_scale               (transformer.h:197,372)
-    sfx = "_pre" if pre else ""
-    add("Wemb", T("shared.weight")[:, perm], matrix=True)
+    def random_ssru(self, mp, d, generator):  # --ssru on a self-attention model: W, Wf ~ N(0, 1/D), bf = 0
+        self.add(f"{mp}_rnn_W", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
+        self.add(f"{mp}_rnn_Wf", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
+        self.add(f"{mp}_rnn_bf", torch.zeros(d))
+
+    def own_ssru(self, mp, ours):  # the file's SSRU: ours [out, in] -> Marian [in, out] (both sides the residual stream)
+        self.add(f"{mp}_rnn_W", self.read_res(self.T(f"{ours}.ssru.weight"))[:, self.perm], matrix=True)
+        self.add(f"{mp}_rnn_Wf", self.read_res(self.T(f"{ours}.ssru.forget_weight"))[:, self.perm], matrix=True)
+        self.add(f"{mp}_rnn_bf", self.T(f"{ours}.ssru.forget_bias")[self.perm])
+
+
+# pre-norm: LayerAttention preProcess(prefix+"_Wo", "n") -> <prefix>_Wo_ln_scale_pre  (transformer.h:173,366)
+# post-norm: postProcess(prefix+"_Wo", "dan") -> <prefix>_Wo_ln_scale               (transformer.h:197,372)
+def add_encoder(out, c, sfx):
+    """The embeddings and the encoder layers."""
+    out.add("Wemb", out.T("shared.weight")[:, out.perm], matrix=True)
     for i in range(c["encoder_layers"]):
         mp, ours = f"encoder_l{i + 1}", f"encoder.layers.{i}"
-        attention(f"{mp}_self", f"{ours}.self_attn")
-        ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
-        ffn(f"{mp}_ffn", ours)
-        ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
+        out.attention(f"{mp}_self", f"{ours}.self_attn")
+        out.ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
+        out.ffn(f"{mp}_ffn", ours)
+        out.ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
+
+
+def add_decoder(out, c, sfx, args):
+    """The decoder layers (with the file's own SSRU, or random ones under --ssru), the final layer norms
+    of a pre-norm model and the output bias."""
+    ssru_file = c.get("decoder_autoregression", "self-attention") == "ssru"
     generator = torch.Generator().manual_seed(args.ssru_seed)
-
-    def random_ssru(mp):  # --ssru on a self-attention model: W, Wf ~ N(0, 1/D), bf = 0
-        add(f"{mp}_rnn_W", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
-        add(f"{mp}_rnn_Wf", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
-        add(f"{mp}_rnn_bf", torch.zeros(d))
-
-    def own_ssru(mp, ours):  # the file's SSRU: ours [out, in] -> Marian [in, out] (both sides the residual stream)
-        add(f"{mp}_rnn_W", read_res(T(f"{ours}.ssru.weight"))[:, perm], matrix=True)
-        add(f"{mp}_rnn_Wf", read_res(T(f"{ours}.ssru.forget_weight"))[:, perm], matrix=True)
-        add(f"{mp}_rnn_bf", T(f"{ours}.ssru.forget_bias")[perm])
-
     for i in range(c["decoder_layers"]):
         mp, ours = f"decoder_l{i + 1}", f"decoder.layers.{i}"
-        if ssru:  # cells.h:1006-1011: <prefix>_W, _Wf [dimInput, dimInput], _bf [1, dimInput]; post-norm <prefix>_ffn_ln_*
+        if args.ssru or ssru_file:  # cells.h:1006-1011: <prefix>_W, _Wf [dimInput, dimInput], _bf [1, dimInput]; post-norm <prefix>_ffn_ln_*
             if ssru_file:
-                own_ssru(mp, ours)
+                out.own_ssru(mp, ours)
             else:
-                random_ssru(mp)
-            ln(f"{mp}_rnn_ffn", f"{ours}.self_attn_layer_norm", sfx)
+                out.random_ssru(mp, c["d_model"], generator)
+            out.ln(f"{mp}_rnn_ffn", f"{ours}.self_attn_layer_norm", sfx)
         else:
-            attention(f"{mp}_self", f"{ours}.self_attn")
-            ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
-        attention(f"{mp}_context", f"{ours}.cross_attn")
-        ln(f"{mp}_context_Wo", f"{ours}.cross_attn_layer_norm", sfx)
-        ffn(f"{mp}_ffn", ours)
-        ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
-    if pre:  # transformer-postprocess-top: n -> postProcess(prefix_+"_top") -> <enc|dec>_top_ln_scale (transformer.h:588,857)
-        ln("encoder_top", "encoder.layer_norm", "")
-        ln("decoder_top", "decoder.layer_norm", "")
+            out.attention(f"{mp}_self", f"{ours}.self_attn")
+            out.ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
+        out.attention(f"{mp}_context", f"{ours}.cross_attn")
+        out.ln(f"{mp}_context_Wo", f"{ours}.cross_attn_layer_norm", sfx)
+        out.ffn(f"{mp}_ffn", ours)
+        out.ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
+    if c["layer_norm"] == "pre":  # transformer-postprocess-top: n -> postProcess(prefix_+"_top") -> <enc|dec>_top_ln_scale (transformer.h:588,857)
+        out.ln("encoder_top", "encoder.layer_norm", "")
+        out.ln("decoder_top", "decoder.layer_norm", "")
     if c["final_logits_bias"]:
-        add("decoder_ff_logit_out_b", T("final_logits_bias").reshape(-1))
+        out.add("decoder_ff_logit_out_b", out.T("final_logits_bias").reshape(-1))
     else:
-        add("decoder_ff_logit_out_b", torch.zeros(v))
+        out.add("decoder_ff_logit_out_b", torch.zeros(c["vocab_size"]))
 
-    yml = {
+
+def marian_yml(c, args):
+    """model.yml's options for a model of config c, as Marian's 'transformer' reads them."""
+    v, pre = c["vocab_size"], c["layer_norm"] == "pre"
+    ssru = args.ssru or c.get("decoder_autoregression", "self-attention") == "ssru"
+    return {
         "type": "transformer",
         "dim-vocabs": [v, v],
-        "dim-emb": d,
+        "dim-emb": c["d_model"],
         "enc-depth": c["encoder_layers"],
         "dec-depth": c["decoder_layers"],
         "transformer-heads": c["n_heads"],
@@ -264,16 +282,20 @@ def main():
         "version": "crossattn bench/export_marian.py" + (" --ssru (random SSRU weights)" if args.ssru else ""),
     }
 
-    def y(val):
-        if isinstance(val, bool):
-            return "true" if val else "false"
-        if isinstance(val, list):
-            return "[" + ", ".join(y(x) for x in val) + "]"
-        if isinstance(val, str):
-            return json.dumps(val)
-        return str(val)
 
-    yml_text = "".join(f"{k}: {y(val)}\n" for k, val in yml.items())
+def yml_value(val):
+    if isinstance(val, bool):
+        return "true" if val else "false"
+    if isinstance(val, list):
+        return "[" + ", ".join(yml_value(x) for x in val) + "]"
+    if isinstance(val, str):
+        return json.dumps(val)
+    return str(val)
+
+
+def write_outputs(args, items, yml_text, spm_bytes, differences):
+    """model.bin (model.yml's text as its first item), model.npz with --npz, model.yml, vocab.spm and
+    differences.json under --out."""
     # addMetaToItems (src/common/io.cpp:71): Type::int8, shape [len+1], NUL-terminated
     items.insert(0, ("special:model.yml", TYPE_INT8, [len(yml_text) + 1], yml_text.encode() + b"\0"))
     write_marian_bin(os.path.join(args.out, "model.bin"), items)
@@ -281,13 +303,30 @@ def main():
         write_npz(os.path.join(args.out, "model.npz"), items)
     with open(os.path.join(args.out, "model.yml"), "w") as f:
         f.write(yml_text)
-    tok = json.loads(metadata["tokenizer"])
     with open(os.path.join(args.out, "vocab.spm"), "wb") as f:
-        f.write(tensors[tok["source_spm"]].numpy().tobytes())
+        f.write(spm_bytes)
     with open(os.path.join(args.out, "differences.json"), "w") as f:
         json.dump(differences, f)
     print(f"wrote {args.out}/model.bin ({len(items)} items, gemm-type {args.gemm_type}), "
           f"vocab.spm, model.yml, differences.json")
+
+
+def main():
+    args = parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    tensors, metadata = read_safetensors(args.model)
+    c = json.loads(metadata["config"])
+    check_config(c, args)
+    differences = marian_differences(c)
+    if differences:
+        print("Marian will compute a different function from this model's: " + "; ".join(differences), file=sys.stderr)
+    out = MarianItems(tensors, c, args.gemm_type)
+    sfx = "_pre" if c["layer_norm"] == "pre" else ""
+    add_encoder(out, c, sfx)
+    add_decoder(out, c, sfx, args)
+    yml_text = "".join(f"{k}: {yml_value(val)}\n" for k, val in marian_yml(c, args).items())
+    tok = json.loads(metadata["tokenizer"])
+    write_outputs(args, out.items, yml_text, tensors[tok["source_spm"]].numpy().tobytes(), differences)
 
 
 if __name__ == "__main__":

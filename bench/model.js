@@ -289,6 +289,144 @@ function modelProvenance(file) {
     .filter((key) => metadata[key]).map((key) => [key, metadata[key]]));
 }
 
+/** The model's config (Translator.config: sourceLang, dModel, decoderAutoregression, ...), read by loading it once. */
+async function modelConfig(file) {
+  const { Translator } = await import('../dist/index.js');
+  const translator = await Translator.load(file);
+  const { config } = translator;
+  translator.dispose();
+  return config;
+}
+
+/**
+ * A set's file for one language, PREFIX.LANG or PREFIX.LANG.gz, under `data`, else from the working
+ * directory (such as build/data/general/finetune, made by models/prepare_general.py).
+ * @throws {Error} when neither folder has it
+ */
+function setFile(data, prefix, lang) {
+  for (const dir of [data, '.']) {
+    const file = path.resolve(dir, `${prefix}.${lang}`);
+    if (existsSync(`${file}.gz`)) return `${file}.gz`;
+    if (existsSync(file)) return file;
+  }
+  throw new Error(`no ${prefix}.${lang} or ${prefix}.${lang}.gz under ${data} or ${process.cwd()}`);
+}
+
+/**
+ * The first `sentences` of --test-set: the references, and the sources written to `work`/test.LANG
+ * (the file every engine reads). @returns {{reference: string[], srcFile: string}}
+ */
+function testSet(options, { sourceLang, targetLang }, work) {
+  const source = readLines(setFile(options.data, options['test-set'], sourceLang)).slice(0, options.sentences);
+  const reference = readLines(setFile(options.data, options['test-set'], targetLang)).slice(0, options.sentences);
+  const srcFile = path.join(work, `test.${sourceLang}`);
+  writeFileSync(srcFile, source.join('\n') + '\n');
+  return { reference, srcFile };
+}
+
+/**
+ * The lexical shortlist's models (docs/model-format.md): the files themselves when the model file has
+ * its own shortlist, else copies with a table made from the pairs of --shortlist-train, aligned with the
+ * model's vocabulary (models/ibm2_align.py, models/shortlist.py) and cached under `work`; both precisions
+ * share the vocabulary, so one set of links serves both.
+ * @returns {{fp32: string, int8: string, own: string | undefined}} the files, and the model's own
+ *   shortlist settings (JSON) where it has them
+ */
+function shortlistModels({ fp32Model, int8Model, work, modelName, options, config }) {
+  const own = header(int8Model).metadata.shortlist;
+  const slug = path.resolve(options.data, options['shortlist-train']).split(path.sep).slice(-2).join('-');
+  const links = path.join(work, `${slug}.align.gz`);
+  const train = (lang) => setFile(options.data, options['shortlist-train'], lang);
+  const withShortlist = (model, precision) => {
+    if (own) return model;
+    const out = path.join(work, `${modelName}.${precision}.shortlist-${slug}.crossattn`);
+    if (!stale(out, model)) return out;
+    console.error(`adding a lexical shortlist to the ${precision} model (models/ibm2_align.py, models/shortlist.py) ...`);
+    if (stale(links, model)) {  // a new model may bring a new vocabulary
+      run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', model, '--src', train(config.sourceLang),
+        '--tgt', train(config.targetLang), '--out', links], { stdio: ['ignore', 'ignore', 'ignore'] });
+    }
+    run('/usr/bin/python3', ['models/shortlist.py', '--model', model, '--src', train(config.sourceLang),
+      '--tgt', train(config.targetLang), '--alignment', links, '--out', out]);
+    return out;
+  };
+  return { fp32: withShortlist(fp32Model, 'fp32'), int8: withShortlist(int8Model, 'int8'), own };
+}
+
+/** Every engine's passes over the test set, `runs` times in turn: { name: [bench/engine.js's JSON, ...] }. */
+function translationPasses(allEngines, runs, modelName, srcFile) {
+  const passes = Object.fromEntries(Object.keys(allEngines).map((name) => [name, []]));
+  for (let r = 0; r < runs; r++) {
+    for (const [name, [command, args]] of Object.entries(allEngines)) {
+      console.error(`${modelName}, run ${r + 1}/${runs}: ${name}`);
+      const input = command === native ? readFileSync(srcFile) : undefined;
+      passes[name].push(JSON.parse(run(command, args, { input })));
+    }
+  }
+  return passes;
+}
+
+/**
+ * Load: a first load in a fresh process, `loadRuns` times per WebAssembly engine, the median (the
+ * translation passes load once each, too few for a number this noisy), written into `measured`'s rows
+ * as load_ms, load_runs and, for ours, engine_compile_ms. bench/engine.js starts the clock with the
+ * engine's wasm compiled, for ours (prepareEngine) as for Bergamot; the compile is engine_compile_ms.
+ * onnxruntime-web's first session includes its runtime's start.
+ */
+function measureLoads(engines, measured, loadRuns, modelName) {
+  for (const [name, [command, args]] of Object.entries(engines)) {
+    if (command !== node || measured[name].batch || name.endsWith('-beam4')) continue;
+    console.error(`${modelName}, load x${loadRuns}: ${name}`);
+    const loads = Array.from({ length: loadRuns }, () => JSON.parse(run(command, [...args, '--load-only'])));
+    measured[name].load_ms = Number(median(loads.map((l) => l.load_ms)).toFixed(2));
+    measured[name].load_runs = loadRuns;
+    if (name.startsWith('crossattn')) measured[name].engine_compile_ms = Number(median(loads.map((l) => l.engine_compile_ms)).toFixed(2));
+  }
+}
+
+/** The batch sweep (bench-batch.svg): per precision, each batch size's tokens/s, sentences/s and p50 ms per call. */
+function batchSweep(measured, batchSizes) {
+  return Object.fromEntries(['fp32', 'int8'].map((precision) => [`crossattn-wasm-${precision}`,
+    batchSizes.map((size) => {
+      const r = measured[`crossattn-wasm-${precision}-batch${size}`];
+      return { batch_size: size, tokens_per_s: r.tokens_per_s, sentences_per_s: r.sentences_per_s, p50_ms_per_call: r.p50_ms };
+    })]));
+}
+
+/**
+ * Latency against source length (bench-latency.svg), per single-sentence engine: each sentence's median
+ * time over runs, then the median per bucket of LENGTH_BUCKET source tokens; a bucket of fewer than
+ * MIN_BUCKET_SENTENCES sentences is left out as noise. The native engine reports no source lengths:
+ * it reads the same sentences with the same tokenizer, so crossattn-wasm-fp32's are its.
+ */
+function latencyBySourceLength(results, passes) {
+  const singleSentenceEngines = Object.keys(results).filter((name) => !results[name].batch);
+  return Object.fromEntries(singleSentenceEngines.map((name) => {
+    const lengths = passes[name][0].source_tokens ?? passes['crossattn-wasm-fp32'][0].source_tokens;
+    const buckets = new Map();
+    lengths.forEach((length, i) => {
+      const from = Math.floor(length / LENGTH_BUCKET) * LENGTH_BUCKET;
+      if (!buckets.has(from)) buckets.set(from, []);
+      buckets.get(from).push(median(passes[name].map((p) => p.sentence_ms[i])));
+    });
+    return [name, [...buckets].sort(([a], [b]) => a - b).filter(([, ms]) => ms.length >= MIN_BUCKET_SENTENCES)
+      .map(([from, ms]) => ({ from_tokens: from, to_tokens: from + LENGTH_BUCKET - 1, sentences: ms.length,
+                              p50_ms: Number(median(ms).toFixed(2)) }))];
+  }));
+}
+
+/** This model's products, natively and in WebAssembly (bench/kernels.cc): { native_sse41, wasm_simd128 }. */
+function modelKernels(config, quick) {
+  const kernelArgs = [...(quick ? ['--quick'] : []), '--d-model', String(config.dModel),
+    '--d-ff', String(config.dFf), '--vocab', String(config.vocabSize), '--decoder-layers', String(config.decoderLayers)];
+  return {
+    native_sse41: JSON.parse(run(path.join(root, 'build/native/bench/crossattn-kernels'), kernelArgs)),
+    // --no-liftoff: V8 runs a wasm function in its baseline compiler until a later call, and the
+    // peak loop is called only a few times; the engine's hot functions are optimized within a sentence.
+    wasm_simd128: JSON.parse(run(node, ['--no-liftoff', path.join(root, 'build/wasm/bench/crossattn-kernels.cjs'), ...kernelArgs])),
+  };
+}
+
 /**
  * Benchmarks one model (see the top of this file) and returns its section of performance.json:
  * { name, model, fp32_model, int8_model, int8_given, shortlist, config, provenance, decoder_autoregression,
@@ -306,119 +444,24 @@ export async function benchModel(modelArg, options) {
   // The peers' exports and the source file are cached per model and test set.
   const work = path.join(root, 'build', 'bench', `${modelName}-${options['test-set'].replaceAll('/', '-')}`);
   mkdirSync(work, { recursive: true });
-
-  const { Translator } = await import('../dist/index.js');
-  const translator = await Translator.load(given);
-  const { config } = translator;
-  translator.dispose();
-  const { sourceLang, targetLang } = config;
-  // A set's file for one language, PREFIX.LANG or PREFIX.LANG.gz, under --data, else from the working
-  // directory (such as build/data/general/finetune, made by models/prepare_general.py).
-  const setFile = (prefix, lang) => {
-    for (const dir of [options.data, '.']) {
-      const file = path.resolve(dir, `${prefix}.${lang}`);
-      if (existsSync(`${file}.gz`)) return `${file}.gz`;
-      if (existsSync(file)) return file;
-    }
-    throw new Error(`no ${prefix}.${lang} or ${prefix}.${lang}.gz under ${options.data} or ${process.cwd()}`);
-  };
-  const source = readLines(setFile(options['test-set'], sourceLang)).slice(0, sentences);
-  const reference = readLines(setFile(options['test-set'], targetLang)).slice(0, sentences);
-  const srcFile = path.join(work, `test.${sourceLang}`);
-  writeFileSync(srcFile, source.join('\n') + '\n');
+  const config = await modelConfig(given);
+  const { reference, srcFile } = testSet(options, config, work);
 
   const { fp32Model, int8Model } = precisionFiles(given, int8Given, work, modelName);
   const onnx = config.decoderAutoregression === 'ssru' ? null : onnxExports(fp32Model, srcFile, work, sentences);
   const marian = marianExports(fp32Model, int8Model, work);
   const decoding = decodingLimits(marian.differences);
+  const shortlist = shortlistModels({ fp32Model, int8Model, work, modelName, options, config });
 
-  // --- The lexical shortlist (docs/model-format.md) ------------------------------------------------
-  // The model file's own, else a table made from the pairs of --shortlist-train, aligned with the
-  // model's vocabulary (models/ibm2_align.py, models/shortlist.py); both precisions share the
-  // vocabulary, so one set of links serves both.
-  const ownShortlist = header(int8Model).metadata.shortlist;
-  const shortlistSlug = path.resolve(options.data, options['shortlist-train']).split(path.sep).slice(-2).join('-');
-  const shortlistLinks = path.join(work, `${shortlistSlug}.align.gz`);
-  const shortlistTrain = (lang) => setFile(options['shortlist-train'], lang);
-  const withShortlist = (model, precision) => {
-    if (ownShortlist) return model;
-    const out = path.join(work, `${modelName}.${precision}.shortlist-${shortlistSlug}.crossattn`);
-    if (!stale(out, model)) return out;
-    console.error(`adding a lexical shortlist to the ${precision} model (models/ibm2_align.py, models/shortlist.py) ...`);
-    if (stale(shortlistLinks, model)) {  // a new model may bring a new vocabulary
-      run('/usr/bin/python3', ['models/ibm2_align.py', '--spm', model, '--src', shortlistTrain(sourceLang),
-        '--tgt', shortlistTrain(targetLang), '--out', shortlistLinks], { stdio: ['ignore', 'ignore', 'ignore'] });
-    }
-    run('/usr/bin/python3', ['models/shortlist.py', '--model', model, '--src', shortlistTrain(sourceLang),
-      '--tgt', shortlistTrain(targetLang), '--alignment', shortlistLinks, '--out', out]);
-    return out;
-  };
-  const shortlistModels = { fp32: withShortlist(fp32Model, 'fp32'), int8: withShortlist(int8Model, 'int8') };
-
-  const { engines, sweepEngines } = engineTable({ fp32Model, int8Model, shortlistModels, onnx, marian, decoding, srcFile, batch, batchSizes });
-  const allEngines = { ...engines, ...sweepEngines };
-  const wasmModels = { fp32: fp32Model, int8: int8Model };
-
-  const passes = Object.fromEntries(Object.keys(allEngines).map((name) => [name, []]));
-  for (let r = 0; r < runs; r++) {
-    for (const [name, [command, args]] of Object.entries(allEngines)) {
-      console.error(`${modelName}, run ${r + 1}/${runs}: ${name}`);
-      const input = command === native ? readFileSync(srcFile) : undefined;
-      passes[name].push(JSON.parse(run(command, args, { input })));
-    }
-  }
-
+  const { engines, sweepEngines } = engineTable({ fp32Model, int8Model, shortlistModels: shortlist, onnx, marian, decoding, srcFile, batch, batchSizes });
+  const passes = translationPasses({ ...engines, ...sweepEngines }, runs, modelName, srcFile);
   const measured = measure(passes, sentences, reference);
-  // Load: a first load in a fresh process, LOAD_RUNS times per WebAssembly engine, the median (the
-  // translation passes above load once each, too few for a number this noisy). bench/engine.js starts
-  // the clock with the engine's wasm compiled, for ours (prepareEngine) as for Bergamot; the compile is
-  // engine_compile_ms. onnxruntime-web's first session includes its runtime's start.
-  const loadRuns = options.quick ? 1 : 7;
-  for (const [name, [command, args]] of Object.entries(engines)) {
-    if (command !== node || measured[name].batch || name.endsWith('-beam4')) continue;
-    console.error(`${modelName}, load x${loadRuns}: ${name}`);
-    const loads = Array.from({ length: loadRuns }, () => JSON.parse(run(command, [...args, '--load-only'])));
-    measured[name].load_ms = Number(median(loads.map((l) => l.load_ms)).toFixed(2));
-    measured[name].load_runs = loadRuns;
-    if (name.startsWith('crossattn')) measured[name].engine_compile_ms = Number(median(loads.map((l) => l.engine_compile_ms)).toFixed(2));
-  }
+  measureLoads(engines, measured, options.quick ? 1 : 7, modelName);
   const results = Object.fromEntries(Object.keys(engines).map((name) => [name, measured[name]]));
-  const batchSweep = Object.fromEntries(Object.keys(wasmModels).map((precision) => [`crossattn-wasm-${precision}`,
-    batchSizes.map((size) => {
-      const r = measured[`crossattn-wasm-${precision}-batch${size}`];
-      return { batch_size: size, tokens_per_s: r.tokens_per_s, sentences_per_s: r.sentences_per_s, p50_ms_per_call: r.p50_ms };
-    })]));
   comparePeers(results, passes, sentences);
+  const kernels = modelKernels(config, options.quick);
 
-  // --- Latency against source length (bench-latency.svg) ------------------------------------------
-  // Each sentence's median time over runs, then the median per bucket; a bucket of fewer than
-  // MIN_BUCKET_SENTENCES sentences is left out as noise. The native engine reports no source lengths:
-  // it reads the same sentences with the same tokenizer, so crossattn-wasm-fp32's are its.
-  const singleSentenceEngines = Object.keys(results).filter((name) => !results[name].batch);
-  const latencyBySourceLength = Object.fromEntries(singleSentenceEngines.map((name) => {
-    const lengths = passes[name][0].source_tokens ?? passes['crossattn-wasm-fp32'][0].source_tokens;
-    const buckets = new Map();
-    lengths.forEach((length, i) => {
-      const from = Math.floor(length / LENGTH_BUCKET) * LENGTH_BUCKET;
-      if (!buckets.has(from)) buckets.set(from, []);
-      buckets.get(from).push(median(passes[name].map((p) => p.sentence_ms[i])));
-    });
-    return [name, [...buckets].sort(([a], [b]) => a - b).filter(([, ms]) => ms.length >= MIN_BUCKET_SENTENCES)
-      .map(([from, ms]) => ({ from_tokens: from, to_tokens: from + LENGTH_BUCKET - 1, sentences: ms.length,
-                              p50_ms: Number(median(ms).toFixed(2)) }))];
-  }));
-
-  // --- Kernels: this model's products, natively and in WebAssembly (bench/kernels.cc) -------------
-  const kernelArgs = [...(options.quick ? ['--quick'] : []), '--d-model', String(config.dModel),
-    '--d-ff', String(config.dFf), '--vocab', String(config.vocabSize), '--decoder-layers', String(config.decoderLayers)];
-  const kernels = {
-    native_sse41: JSON.parse(run(path.join(root, 'build/native/bench/crossattn-kernels'), kernelArgs)),
-    // --no-liftoff: V8 runs a wasm function in its baseline compiler until a later call, and the
-    // peak loop is called only a few times; the engine's hot functions are optimized within a sentence.
-    wasm_simd128: JSON.parse(run(node, ['--no-liftoff', path.join(root, 'build/wasm/bench/crossattn-kernels.cjs'), ...kernelArgs])),
-  };
-
-  // --- Bars (issues 3 and 19) -----------------------------------------------------------------------
+  // The bars (issues 3 and 19)
   const ceiling = config.decoderAutoregression === 'ssru' ? null : decodeCeiling(config, kernels.wasm_simd128, passes, results);
   const bars = modelBars({ results, kernels: kernels.wasm_simd128, ceiling, int8Model, fp32Model });
 
@@ -426,15 +469,15 @@ export async function benchModel(modelArg, options) {
   return {
     name: modelName, model: relative(given), fp32_model: relative(fp32Model), int8_model: relative(int8Model),
     int8_given: int8Given,
-    shortlist: ownShortlist ? { from: 'the model file', settings: JSON.parse(ownShortlist) }
-                            : { from: options['shortlist-train'] },
+    shortlist: shortlist.own ? { from: 'the model file', settings: JSON.parse(shortlist.own) }
+                             : { from: options['shortlist-train'] },
     config: { encoder_layers: config.encoderLayers, decoder_layers: config.decoderLayers, d_model: config.dModel,
               n_heads: config.nHeads, d_ff: config.dFf, vocab_size: config.vocabSize },
     provenance: modelProvenance(given), decoder_autoregression: config.decoderAutoregression,
     onnxruntime_skipped: onnx ? null : 'bench/export_onnx.py exports self-attention decoders only, and this model\'s decoder is an SSRU',
-    test_set: `${options['test-set']} ${sourceLang}-${targetLang}`, marian_differences: marian.differences, decoding,
-    engines: results, bars, ceiling, batch_sweep: batchSweep,
-    latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength },
+    test_set: `${options['test-set']} ${config.sourceLang}-${config.targetLang}`, marian_differences: marian.differences, decoding,
+    engines: results, bars, ceiling, batch_sweep: batchSweep(measured, batchSizes),
+    latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength(results, passes) },
     kernels,
   };
 }

@@ -26,6 +26,7 @@ GPU, detected from the environment) each process takes every WORLD_SIZE-th batch
 logs and saves. The log is OUT/train.log.jsonl, one JSON line per evaluation (step, hours, losses, BLEU).
 """
 import argparse
+import collections
 import contextlib
 import gzip
 import hashlib
@@ -188,7 +189,10 @@ def distributed():
     return dist.get_rank(), dist.get_world_size(), int(os.environ.get("LOCAL_RANK", 0))
 
 
-def main():
+Process = collections.namedtuple("Process", "rank world local_rank device main")
+
+
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--config", required=True)
     ap.add_argument("--data", default="../shared/data", help="the shared data folder (default ../shared/data)")
@@ -208,8 +212,12 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                     help="override a config value, e.g. --set training.batch_tokens=25000 (a GPU's batch); repeatable")
-    args = ap.parse_args()
+    return ap.parse_args()
 
+
+def load_config(args):
+    """The config file with each --set SECTION.KEY=VALUE and --max-epochs applied. Raises SystemExit on a
+    --set outside model, training and data, or guided alignment without its data and head."""
     cfg = json.load(open(args.config))
     for assignment in args.set:
         key, _, value = assignment.partition("=")
@@ -222,254 +230,368 @@ def main():
             parsed = value
         cfg[section][name] = type(cfg[section][name])(parsed) if name in cfg[section] else parsed
     m, tr, data = cfg["model"], cfg["training"], cfg["data"]
-    guided_weight = tr.get("guided_alignment_weight", 0.0)
-    if guided_weight > 0 and not (0 <= m.get("alignment_layer", -1) < m["decoder_layers"]
-                                  and 0 <= m.get("alignment_head", -1) < m["n_heads"] and "alignment" in data):
+    if tr.get("guided_alignment_weight", 0.0) > 0 and not (
+            0 <= m.get("alignment_layer", -1) < m["decoder_layers"]
+            and 0 <= m.get("alignment_head", -1) < m["n_heads"] and "alignment" in data):
         raise SystemExit("guided alignment needs data.alignment and model.alignment_layer/alignment_head naming a "
                          "decoder layer and head")
     if args.max_epochs:
         tr["max_epochs"] = args.max_epochs
+    return cfg
+
+
+def set_up_process(args, cfg):
+    """Joins torchrun's process group if any, writes OUT/config.json (the config as run, --set included:
+    export.py reads it) from rank 0, sets the threads and the device, and seeds Python and PyTorch."""
     rank, world, local_rank = distributed()
-    main_process = rank == 0
+    process = Process(rank, world, local_rank, f"cuda:{local_rank}" if torch.cuda.is_available() else "cpu", rank == 0)
     os.makedirs(args.out, exist_ok=True)
-    if main_process:  # the config as run, --set included: export.py reads it
+    if process.main:
         with open(os.path.join(args.out, "config.json"), "w") as f:
             json.dump(cfg, f, indent=2)
     torch.set_num_threads(args.threads)
-    device = f"cuda:{local_rank}" if torch.cuda.is_available() else "cpu"
-    if device != "cpu":
-        torch.cuda.set_device(device)
-    random.seed(tr["seed"])
-    torch.manual_seed(tr["seed"])
+    if process.device != "cpu":
+        torch.cuda.set_device(process.device)
+    random.seed(cfg["training"]["seed"])
+    torch.manual_seed(cfg["training"]["seed"])
+    return process
 
-    src_lang, tgt_lang = cfg["source_lang"], cfg["target_lang"]
-    def root_of(prefix):  # the shared data, else our prepared corpora
-        shared = os.path.join(args.data, prefix)
-        return shared if any(os.path.exists(f"{shared}.{src_lang}{ext}") for ext in (".gz", "")) \
-            else os.path.join(args.prepared, prefix)
 
+def corpus_root(args, src_lang, prefix):
+    """PREFIX in the shared data when it is there, else in our prepared corpora."""
+    shared = os.path.join(args.data, prefix)
+    return shared if any(os.path.exists(f"{shared}.{src_lang}{ext}") for ext in (".gz", "")) \
+        else os.path.join(args.prepared, prefix)
+
+
+def read_corpora(args, cfg):
+    """Lines (train_src, train_tgt, valid_src, valid_tgt) of data.train's sets and data.valid."""
+    src_lang, tgt_lang, data = cfg["source_lang"], cfg["target_lang"], cfg["data"]
     train_src, train_tgt = [], []
     for prefix in data["train"]:
-        train_src += read_set(root_of(prefix), src_lang)
-        train_tgt += read_set(root_of(prefix), tgt_lang)
-    valid_src, valid_tgt = (read_set(root_of(data["valid"]), lang) for lang in (src_lang, tgt_lang))
+        train_src += read_set(corpus_root(args, src_lang, prefix), src_lang)
+        train_tgt += read_set(corpus_root(args, src_lang, prefix), tgt_lang)
+    valid_src, valid_tgt = (read_set(corpus_root(args, src_lang, data["valid"]), lang) for lang in (src_lang, tgt_lang))
+    return train_src, train_tgt, valid_src, valid_tgt
 
-    ckpt_path = os.path.join(args.out, "checkpoint.pt")
+
+def read_bleu_sets(args, cfg):
+    """{name: (source lines, reference lines)} of data.bleu, the first bleu_sentences of each."""
+    src_lang, tgt_lang = cfg["source_lang"], cfg["target_lang"]
+    n_bleu = cfg["training"].get("bleu_sentences", 500)
+    return {name: tuple(read_set(corpus_root(args, src_lang, prefix), lang)[:n_bleu] for lang in (src_lang, tgt_lang))
+            for name, prefix in cfg["data"].get("bleu", {}).items()}
+
+
+def read_compact(args, ckpt_path):
+    """The compact checkpoint of --resume-from or --init-from when OUT has no checkpoint.pt, else None."""
     if args.resume_from and args.init_from:
         raise SystemExit("--resume-from continues a run, --init-from starts one: give one of them")
     start_from = args.resume_from or args.init_from
-    compact = None if os.path.exists(ckpt_path) or not start_from else torch.load(start_from, map_location="cpu")
+    return None if os.path.exists(ckpt_path) or not start_from else torch.load(start_from, map_location="cpu")
+
+
+def prepare_vocabulary(args, cfg, compact, corpora, process):
+    """OUT/spm.model, made once by rank 0: the compact checkpoint's, data.spm (shared by both directions),
+    or one trained on the training text. Returns its path once every process can read it."""
     spm_path = os.path.join(args.out, "spm.model")
-    if main_process and not os.path.exists(spm_path):
+    if process.main and not os.path.exists(spm_path):
         if compact is not None:  # the vocabulary the compact checkpoint's weights were trained with
             open(spm_path, "wb").write(compact["spm"])
-        elif "spm" in data:  # the shared vocabulary of both directions
-            shutil.copyfile(os.path.join(args.prepared, data["spm"]), spm_path)
+        elif "spm" in cfg["data"]:  # the shared vocabulary of both directions
+            shutil.copyfile(os.path.join(args.prepared, cfg["data"]["spm"]), spm_path)
         else:
-            train_sentencepiece(train_src + train_tgt, spm_path[: -len(".model")], m)
-    if world > 1:
+            train_sentencepiece(corpora[0] + corpora[1], spm_path[: -len(".model")], cfg["model"])
+    if process.world > 1:
         dist.barrier()
-    links_path = os.path.join(args.prepared, data["alignment"]) if guided_weight > 0 else None
-    if links_path and not os.path.exists(links_path):
+    return spm_path
+
+
+def alignment_links_path(args, cfg, spm_path):
+    """The path of data.alignment's piece links when training with guided alignment, else None.
+    Raises SystemExit when the file is missing, with the command that makes it."""
+    if cfg["training"].get("guided_alignment_weight", 0.0) <= 0:
+        return None
+    links_path = os.path.join(args.prepared, cfg["data"]["alignment"])
+    if not os.path.exists(links_path):
+        src_lang, tgt_lang = cfg["source_lang"], cfg["target_lang"]
         raise SystemExit(f"{links_path} is missing: make it with this run's vocabulary, e.g. /usr/bin/python3 "
                          f"models/ibm2_align.py --spm {spm_path} --src TRAIN.{src_lang}.gz --tgt TRAIN.{tgt_lang}.gz "
                          f"--out {links_path} (the files of data.train)")
+    return links_path
+
+
+def load_tokenizer(spm_path, m):
     sp = spm.SentencePieceProcessor(model_file=spm_path)
     if sp.get_piece_size() != m["vocab_size"]:
         raise ValueError(f"tokenizer has {sp.get_piece_size()} pieces, config says {m['vocab_size']}")
-    max_len = m["max_positions"]
-    train, train_lines = encode_pairs(sp, train_src, train_tgt, m, max_len)
-    valid, _ = encode_pairs(sp, valid_src, valid_tgt, m, max_len)
-    links = None
-    if guided_weight > 0:  # piece links of every training line, made by ibm2_align.py with this vocabulary
-        all_links = read_lines(links_path)
-        if len(all_links) != len(train_src):
-            raise ValueError(f"{data['alignment']} has {len(all_links)} lines, the training data {len(train_src)}")
-        links = [all_links[k] for k in train_lines]
-        del all_links
-    n_bleu = tr.get("bleu_sentences", 500)
-    bleu_sets = {name: tuple(read_set(root_of(prefix), lang)[:n_bleu] for lang in (src_lang, tgt_lang))
-                 for name, prefix in data.get("bleu", {}).items()}
-    select_by_bleu = "dev" in bleu_sets
+    return sp
 
-    model = Transformer(m).to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=tr["lr"], betas=(0.9, 0.98), eps=1e-9, weight_decay=tr["weight_decay"])
-    ddp = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local_rank] if device != "cpu" else None) \
-        if world > 1 else model
-    if args.amp == "bf16" and device == "cpu" and not cpu_has_bf16():
-        print("warning: this CPU has no native bf16 (AVX512-BF16 or AMX): --amp bf16 runs emulated, several "
-              "times slower than fp32; leave --amp out here", flush=True)
-    autocast = torch.autocast("cuda" if device != "cpu" else "cpu", dtype=torch.bfloat16) if args.amp == "bf16" \
-        else contextlib.nullcontext()
 
-    # The data position (epoch, batch_in_epoch) only means something on the same data and batch size.
-    fingerprint = hashlib.sha1(repr((tr["batch_tokens"], len(train), train[:1000], train[-1000:])).encode()).hexdigest()
-    state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "history": [], "best": None,
-             "bad_evals": 0, "rewarm_from": None}
+def encode_data(sp, cfg, corpora, links_path):
+    """(train pairs, valid pairs, links): links holds the piece links of each kept training pair (made by
+    ibm2_align.py with this vocabulary) when links_path is given, else None."""
+    train_src, train_tgt, valid_src, valid_tgt = corpora
+    m = cfg["model"]
+    train, train_lines = encode_pairs(sp, train_src, train_tgt, m, m["max_positions"])
+    valid, _ = encode_pairs(sp, valid_src, valid_tgt, m, m["max_positions"])
+    if links_path is None:
+        return train, valid, None
+    all_links = read_lines(links_path)
+    if len(all_links) != len(train_src):
+        raise ValueError(f"{cfg['data']['alignment']} has {len(all_links)} lines, the training data {len(train_src)}")
+    return train, valid, [all_links[k] for k in train_lines]
 
-    def lr_at(step):
+
+class Run:
+    """One training run: its model, optimizer, data and state, and the steps of training it."""
+
+    def __init__(self, args, cfg, process, sp, spm_path, data, bleu_sets):
+        self.args, self.cfg, self.process = args, cfg, process
+        self.m, self.tr = cfg["model"], cfg["training"]
+        self.guided_weight = self.tr.get("guided_alignment_weight", 0.0)
+        self.sp, self.spm_path = sp, spm_path
+        self.train, self.valid, self.links = data
+        self.bleu_sets = bleu_sets
+        self.ckpt_path = os.path.join(args.out, "checkpoint.pt")
+        self.build_model()
+        # The data position (epoch, batch_in_epoch) only means something on the same data and batch size.
+        self.fingerprint = hashlib.sha1(repr((self.tr["batch_tokens"], len(self.train), self.train[:1000],
+                                              self.train[-1000:])).encode()).hexdigest()
+        self.state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "history": [], "best": None,
+                      "bad_evals": 0, "rewarm_from": None}
+        self.log = None
+
+    def build_model(self):
+        """The Transformer, AdamW, the DDP wrapper under torchrun, and the autocast context of --amp."""
+        device, tr = self.process.device, self.tr
+        self.model = Transformer(self.m).to(device)
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=tr["lr"], betas=(0.9, 0.98), eps=1e-9,
+                                     weight_decay=tr["weight_decay"])
+        self.ddp = torch.nn.parallel.DistributedDataParallel(
+            self.model, device_ids=[self.process.local_rank] if device != "cpu" else None) \
+            if self.process.world > 1 else self.model
+        if self.args.amp == "bf16" and device == "cpu" and not cpu_has_bf16():
+            print("warning: this CPU has no native bf16 (AVX512-BF16 or AMX): --amp bf16 runs emulated, several "
+                  "times slower than fp32; leave --amp out here", flush=True)
+        self.autocast = torch.autocast("cuda" if device != "cpu" else "cpu", dtype=torch.bfloat16) \
+            if self.args.amp == "bf16" else contextlib.nullcontext()
+
+    def restore(self, compact):
+        """Continues from OUT/checkpoint.pt, else starts from the compact checkpoint (--resume-from keeps its
+        state and re-warms; --init-from takes its weights only); then checks the data position still applies."""
+        state, args = self.state, self.args
+        if os.path.exists(self.ckpt_path):
+            ckpt = torch.load(self.ckpt_path, map_location="cpu")
+            self.model.load_state_dict(ckpt["model"])
+            self.opt.load_state_dict(ckpt["optimizer"])
+            state.update(ckpt["state"])
+            print(f"resumed at epoch {state['epoch']} step {state['step']}", flush=True)
+        elif compact is not None:
+            self.model.load_state_dict({k: v.float() for k, v in compact["model"].items()})
+            if args.resume_from:
+                state.update(compact["state"], rewarm_from=compact["state"]["step"])
+                print(f"resumed from compact {args.resume_from} at step {state['step']}, re-warming", flush=True)
+            else:
+                print(f"initialised from {args.init_from} (trained {compact['config']['source_lang']}->"
+                      f"{compact['config']['target_lang']}, {compact['state']['step']} updates)", flush=True)
+        if state.get("data", self.fingerprint) != self.fingerprint:
+            print("warning: the training data or batch size differs from the run's: the data position restarts "
+                  "at this epoch's beginning", flush=True)
+            state["batch_in_epoch"] = 0
+        state["data"] = self.fingerprint
+
+    def lr_at(self, step):
         """Inverse square-root schedule with linear warmup, peaking at tr["lr"]; after a resume from a
         compact checkpoint (no optimizer state) it ramps up again over tr["rewarm_steps"] updates."""
+        tr = self.tr
         lr = tr["lr"] * min(step / tr["warmup_steps"], (tr["warmup_steps"] / max(step, 1)) ** 0.5)
-        if state["rewarm_from"] is not None:
-            lr *= min(1.0, (step - state["rewarm_from"]) / tr.get("rewarm_steps", 500))
+        if self.state["rewarm_from"] is not None:
+            lr *= min(1.0, (step - self.state["rewarm_from"]) / tr.get("rewarm_steps", 500))
         return lr
 
-    if os.path.exists(ckpt_path):
-        ckpt = torch.load(ckpt_path, map_location="cpu")
-        model.load_state_dict(ckpt["model"])
-        opt.load_state_dict(ckpt["optimizer"])
-        state.update(ckpt["state"])
-        print(f"resumed at epoch {state['epoch']} step {state['step']}", flush=True)
-    elif compact is not None:
-        model.load_state_dict({k: v.float() for k, v in compact["model"].items()})
-        if args.resume_from:
-            state.update(compact["state"], rewarm_from=compact["state"]["step"])
-            print(f"resumed from compact {args.resume_from} at step {state['step']}, re-warming", flush=True)
-        else:
-            print(f"initialised from {args.init_from} (trained {compact['config']['source_lang']}->"
-                  f"{compact['config']['target_lang']}, {compact['state']['step']} updates)", flush=True)
-
-    if state.get("data", fingerprint) != fingerprint:
-        print("warning: the training data or batch size differs from the run's: the data position restarts "
-              "at this epoch's beginning", flush=True)
-        state["batch_in_epoch"] = 0
-    state["data"] = fingerprint
-
-    def save_checkpoint():
-        if not main_process:
+    def save_checkpoint(self):
+        """OUT/checkpoint.pt and, with --compact, the compact checkpoint; rank 0 only."""
+        if not self.process.main:
             return
-        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "state": state}, ckpt_path + ".tmp")
+        model, ckpt_path, compact = self.model, self.ckpt_path, self.args.compact
+        torch.save({"model": model.state_dict(), "optimizer": self.opt.state_dict(), "state": self.state},
+                   ckpt_path + ".tmp")
         os.replace(ckpt_path + ".tmp", ckpt_path)
-        if args.compact:
-            os.makedirs(os.path.dirname(os.path.abspath(args.compact)), exist_ok=True)
-            small = {"model": {k: v.half() for k, v in model.state_dict().items()}, "state": state, "config": cfg,
-                     "spm": open(spm_path, "rb").read()}
-            torch.save(small, args.compact + ".tmp")
-            os.replace(args.compact + ".tmp", args.compact)
+        if compact:
+            os.makedirs(os.path.dirname(os.path.abspath(compact)), exist_ok=True)
+            small = {"model": {k: v.half() for k, v in model.state_dict().items()}, "state": self.state,
+                     "config": self.cfg, "spm": open(self.spm_path, "rb").read()}
+            torch.save(small, compact + ".tmp")
+            os.replace(compact + ".tmp", compact)
 
-    log = open(os.path.join(args.out, "train.log.jsonl"), "a") if main_process else None
-
-    def evaluate(train_loss, alignment_loss, name):
+    def evaluate(self, train_loss, alignment_loss, name):
         """Validation loss and BLEU; keeps the weights as `name`; returns True when training should stop.
         Losses are per target token over the updates since the last evaluation."""
+        state, model, device = self.state, self.model, self.process.device
         record = {"step": state["step"], "epoch": state["epoch"], "hours": round(state["train_seconds"] / 3600, 3),
-                  "train_loss": round(train_loss, 4), "valid_loss": round(valid_loss(model, valid, m, device, tr["batch_tokens"]), 4)}
-        if guided_weight:
+                  "train_loss": round(train_loss, 4),
+                  "valid_loss": round(valid_loss(model, self.valid, self.m, device, self.tr["batch_tokens"]), 4)}
+        if self.guided_weight:
             record["alignment_loss"] = round(alignment_loss, 4)
-        for set_name, (src_lines, ref_lines) in bleu_sets.items():
-            record[f"bleu_{set_name}"] = corpus_bleu(greedy_translate(model, sp, src_lines, m, device), ref_lines)
+        for set_name, (src_lines, ref_lines) in self.bleu_sets.items():
+            record[f"bleu_{set_name}"] = corpus_bleu(greedy_translate(model, self.sp, src_lines, self.m, device), ref_lines)
         record["weights"] = name
-        torch.save(model.state_dict(), os.path.join(args.out, name))
-        metric = record["bleu_dev"] if select_by_bleu else -record["valid_loss"]
+        torch.save(model.state_dict(), os.path.join(self.args.out, name))
+        metric = record["bleu_dev"] if "dev" in self.bleu_sets else -record["valid_loss"]
         improved = state["best"] is None or metric > state["best"]["metric"]
         if improved:
             state["best"] = {"metric": metric, "weights": name, "step": state["step"]}
         state["bad_evals"] = 0 if improved else state["bad_evals"] + 1
         state["history"].append(record)
-        log.write(json.dumps(record) + "\n")
-        log.flush()
+        self.log.write(json.dumps(record) + "\n")
+        self.log.flush()
         print(json.dumps(record), flush=True)
-        return state["bad_evals"] >= tr["patience"]
+        return state["bad_evals"] >= self.tr["patience"]
 
-    def agree(stop):
+    def agree(self, stop):
         """Rank 0's decision to stop early, known to every process (the others do not evaluate)."""
-        if world == 1:
+        if self.process.world == 1:
             return bool(stop)
-        flag = torch.tensor([1.0 if stop else 0.0], device=device)
+        flag = torch.tensor([1.0 if stop else 0.0], device=self.process.device)
         dist.broadcast(flag, 0)
         return bool(flag.item())
 
-    n_params = sum(p.numel() for p in model.parameters())
-    if main_process:
-        print(f"{len(train)} training pairs, {n_params} parameters, device {device} x {world}, {args.threads} threads",
-              flush=True)
-    start = time.time() - state["train_seconds"]
-    last_save = time.time()
+    def evaluate_window(self, name, least_tokens):
+        """Evaluates on the losses since the last evaluation (each divided by at least least_tokens tokens),
+        agrees on stopping early, starts a new window and saves the checkpoint."""
+        tokens = max(self.window_tokens, least_tokens)
+        self.early_stop = self.agree(self.process.main and self.evaluate(self.window_loss / tokens,
+                                                                         self.window_aln / tokens, name))
+        self.window_loss, self.window_tokens, self.window_aln = 0.0, 0, 0.0
+        self.save_checkpoint()
 
-    def budget_spent():
+    def budget_spent(self):
         """--max-steps or --max-minutes reached; both count over resumes."""
-        return bool((args.max_steps and state["step"] >= args.max_steps)
-                    or (args.max_minutes and state["train_seconds"] > args.max_minutes * 60))
+        args = self.args
+        return bool((args.max_steps and self.state["step"] >= args.max_steps)
+                    or (args.max_minutes and self.state["train_seconds"] > args.max_minutes * 60))
 
-    stopped, early_stop = budget_spent(), False  # a resume whose budget is spent trains no further update
-    window_loss, window_tokens, window_aln = 0.0, 0, 0.0
-    while state["epoch"] < tr["max_epochs"] and not stopped and not early_stop:
-        rng = random.Random(tr["seed"] * 1000 + state["epoch"])
-        batches = make_batches(train, tr["batch_tokens"], rng)
+    def update(self, idx):
+        """One optimizer step on the training pairs idx; adds its losses to the window."""
+        state = self.state
+        state["step"] += 1
+        for group in self.opt.param_groups:
+            group["lr"] = self.lr_at(state["step"])
+        with self.autocast:
+            loss, tokens, aln_loss = loss_fn(self.ddp, collate(self.train, idx, self.m["pad_id"], self.process.device,
+                                                               self.links),
+                                             self.m, self.tr["label_smoothing"], self.guided_weight)
+        self.opt.zero_grad(set_to_none=True)
+        (loss / tokens).backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.opt.step()
+        self.window_loss, self.window_tokens = self.window_loss + float(loss) - self.guided_weight * aln_loss, \
+            self.window_tokens + tokens
+        self.window_aln += aln_loss
+
+    def train_epoch(self):
+        """The epoch's batches from the data position on, each process taking every world-th; evaluates
+        every eval_every updates and checkpoints every --checkpoint-minutes. Stops on the budget or early."""
+        state, world = self.state, self.process.world
+        batches = make_batches(self.train, self.tr["batch_tokens"], random.Random(self.tr["seed"] * 1000 + state["epoch"]))
         batches = batches[: len(batches) - len(batches) % world]
         for b in range(state["batch_in_epoch"], len(batches), world):
-            idx = batches[b + rank]
-            state["step"] += 1
-            for group in opt.param_groups:
-                group["lr"] = lr_at(state["step"])
-            with autocast:
-                loss, tokens, aln_loss = loss_fn(ddp, collate(train, idx, m["pad_id"], device, links), m,
-                                                 tr["label_smoothing"], guided_weight)
-            opt.zero_grad(set_to_none=True)
-            (loss / tokens).backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
+            self.update(batches[b + self.process.rank])
             state["batch_in_epoch"] = b + world
-            window_loss, window_tokens = window_loss + float(loss) - guided_weight * aln_loss, window_tokens + tokens
-            window_aln += aln_loss
-            state["train_seconds"] = time.time() - start
-            if state["step"] % 100 == 0 and main_process:
-                print(f"epoch {state['epoch']} step {state['step']} loss {window_loss / window_tokens:.3f} "
-                      + (f"alignment loss {window_aln / window_tokens:.3f} " if guided_weight else "")
+            state["train_seconds"] = time.time() - self.start
+            if state["step"] % 100 == 0 and self.process.main:
+                print(f"epoch {state['epoch']} step {state['step']} loss {self.window_loss / self.window_tokens:.3f} "
+                      + (f"alignment loss {self.window_aln / self.window_tokens:.3f} " if self.guided_weight else "")
                       + f"{state['train_seconds']:.0f}s", flush=True)
-            if tr.get("eval_every") and state["step"] % tr["eval_every"] == 0:
-                early_stop = agree(main_process and evaluate(window_loss / window_tokens, window_aln / window_tokens,
-                                                             f"step{state['step']}.pt"))
-                window_loss, window_tokens, window_aln = 0.0, 0, 0.0
-                save_checkpoint()
-                last_save = time.time()
-            elif time.time() - last_save > args.checkpoint_minutes * 60:
-                save_checkpoint()
-                last_save = time.time()
-            stopped = budget_spent()
-            if stopped or early_stop:
+            if self.tr.get("eval_every") and state["step"] % self.tr["eval_every"] == 0:
+                self.evaluate_window(f"step{state['step']}.pt", 0)
+                self.last_save = time.time()
+            elif time.time() - self.last_save > self.args.checkpoint_minutes * 60:
+                self.save_checkpoint()
+                self.last_save = time.time()
+            self.stopped = self.budget_spent()
+            if self.stopped or self.early_stop:
                 break
-        if stopped or early_stop:
-            break
-        state["epoch"] += 1
-        state["batch_in_epoch"] = 0
-        if not tr.get("eval_every"):
-            early_stop = agree(main_process and evaluate(window_loss / max(window_tokens, 1), window_aln / max(window_tokens, 1),
-                                                             f"epoch{state['epoch']}.pt"))
-            window_loss, window_tokens, window_aln = 0.0, 0, 0.0
-            save_checkpoint()
 
-    state["train_seconds"] = time.time() - start
-    save_checkpoint()
-    if world > 1:
-        dist.destroy_process_group()
-    if not main_process:
-        return
-    if stopped and not args.max_steps:
-        print("stopped on --max-minutes; run again with the same --out to continue", flush=True)
-        return
-    # Average the best evaluation's weights with those of the evaluations just before it, where still on disk.
-    names = [r["weights"] for r in state["history"]]
-    best = names.index(state["best"]["weights"]) if state["best"] else len(names) - 1
-    averaged = [n for n in names[max(0, best - tr["average_last"] + 1): best + 1]
-                if os.path.exists(os.path.join(args.out, n))]
-    weights = average_state_dicts([os.path.join(args.out, n) for n in averaged]) if averaged else model.state_dict()
-    torch.save(weights, os.path.join(args.out, "model.pt"))
-    summary = {
-        "parameters": n_params,
-        "epochs": state["epoch"],
-        "steps": state["step"],
-        "averaged": averaged,
-        "best": state["best"],
-        "train_seconds": round(state["train_seconds"]),
-        "device": (f"{world} x {torch.cuda.get_device_name()}" if device != "cpu"
-                   else f"CPU ({platform.processor() or platform.machine()}), {args.threads} threads"),
-        "precision": "bf16 autocast" if args.amp == "bf16" else "fp32",
-        "torch": torch.__version__,
-    }
-    json.dump(summary, open(os.path.join(args.out, "summary.json"), "w"), indent=2)
-    print(json.dumps(summary), flush=True)
+    def run(self):
+        """Trains epoch by epoch until max_epochs, the budget (--max-steps, --max-minutes) or early stopping."""
+        self.log = open(os.path.join(self.args.out, "train.log.jsonl"), "a") if self.process.main else None
+        self.n_params = sum(p.numel() for p in self.model.parameters())
+        if self.process.main:
+            print(f"{len(self.train)} training pairs, {self.n_params} parameters, device {self.process.device} x "
+                  f"{self.process.world}, {self.args.threads} threads", flush=True)
+        self.start = time.time() - self.state["train_seconds"]
+        self.last_save = time.time()
+        self.stopped, self.early_stop = self.budget_spent(), False  # a resume whose budget is spent trains no further update
+        self.window_loss, self.window_tokens, self.window_aln = 0.0, 0, 0.0
+        while self.state["epoch"] < self.tr["max_epochs"] and not self.stopped and not self.early_stop:
+            self.train_epoch()
+            if self.stopped or self.early_stop:
+                break
+            self.state["epoch"] += 1
+            self.state["batch_in_epoch"] = 0
+            if not self.tr.get("eval_every"):
+                self.evaluate_window(f"epoch{self.state['epoch']}.pt", 1)
+
+    def finish(self):
+        """The last checkpoint; then, on rank 0 unless --max-minutes stopped the run, model.pt and summary.json."""
+        self.state["train_seconds"] = time.time() - self.start
+        self.save_checkpoint()
+        if self.process.world > 1:
+            dist.destroy_process_group()
+        if not self.process.main:
+            return
+        if self.stopped and not self.args.max_steps:
+            print("stopped on --max-minutes; run again with the same --out to continue", flush=True)
+            return
+        averaged = self.write_model()
+        self.write_summary(averaged)
+
+    def write_model(self):
+        """OUT/model.pt: the best evaluation's weights averaged with those of the average_last - 1
+        evaluations just before it, where still on disk. Returns the names averaged."""
+        out, state = self.args.out, self.state
+        names = [r["weights"] for r in state["history"]]
+        best = names.index(state["best"]["weights"]) if state["best"] else len(names) - 1
+        averaged = [n for n in names[max(0, best - self.tr["average_last"] + 1): best + 1]
+                    if os.path.exists(os.path.join(out, n))]
+        weights = average_state_dicts([os.path.join(out, n) for n in averaged]) if averaged else self.model.state_dict()
+        torch.save(weights, os.path.join(out, "model.pt"))
+        return averaged
+
+    def write_summary(self, averaged):
+        state, args, device = self.state, self.args, self.process.device
+        summary = {
+            "parameters": self.n_params,
+            "epochs": state["epoch"],
+            "steps": state["step"],
+            "averaged": averaged,
+            "best": state["best"],
+            "train_seconds": round(state["train_seconds"]),
+            "device": (f"{self.process.world} x {torch.cuda.get_device_name()}" if device != "cpu"
+                       else f"CPU ({platform.processor() or platform.machine()}), {args.threads} threads"),
+            "precision": "bf16 autocast" if args.amp == "bf16" else "fp32",
+            "torch": torch.__version__,
+        }
+        json.dump(summary, open(os.path.join(args.out, "summary.json"), "w"), indent=2)
+        print(json.dumps(summary), flush=True)
+
+
+def main():
+    args = parse_args()
+    cfg = load_config(args)
+    process = set_up_process(args, cfg)
+    corpora = read_corpora(args, cfg)
+    compact = read_compact(args, os.path.join(args.out, "checkpoint.pt"))
+    spm_path = prepare_vocabulary(args, cfg, compact, corpora, process)
+    links_path = alignment_links_path(args, cfg, spm_path)
+    sp = load_tokenizer(spm_path, cfg["model"])
+    data = encode_data(sp, cfg, corpora, links_path)
+    run = Run(args, cfg, process, sp, spm_path, data, read_bleu_sets(args, cfg))
+    run.restore(compact)
+    run.run()
+    run.finish()
 
 
 if __name__ == "__main__":

@@ -38,8 +38,10 @@ step() { printf '\n== %s\n' "$*"; }
 WASM_INPUTS=(CMakeLists.txt bench/CMakeLists.txt cpp bindings/*.cc bindings/*.h bindings/*.cmake bindings/build-wasm.sh
              .cache/sentencepiece)
 WASM_OUTPUTS=(dist/crossattn.mjs dist/crossattn.wasm dist/crossattn-mt.mjs dist/crossattn-mt.wasm dist/crossattn-mt.worker.js)
-TS_INPUTS=(bindings/src bindings/tsconfig.json cpp/model/tensor_spec.json package.json)
-TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/tensor_spec.json)
+TS_INPUTS=(bindings/src bindings/tsconfig.json cpp/model/tensor_spec.json package.json docs/performance.json
+           tools/performance-summary.js)
+TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/tensor_spec.json
+            dist/performance-summary.json)
 
 # stamped NAME OUTPUTS_ARRAY INPUTS_ARRAY COMMAND...: runs COMMAND unless NAME is up to date.
 stamped() {
@@ -104,16 +106,9 @@ build() {
   fi
 }
 
-run_tests() {
-  step "C++ tests (GoogleTest) on the shipped model"
-  ctest --test-dir build/native --output-on-failure -j"$(nproc)"
-
-  step "Tatoeba en-de split: deduplicate, split, check that no sentence crosses splits"
-  /usr/bin/python3 models/prepare_tatoeba.py --data "$CROSSATTN_DATA" --out build/data/tatoeba
-
-  step "data pipeline filters (Python unittest)"
-  /usr/bin/python3 -m unittest discover -s tests/python
-
+# The training pipeline end to end on a tiny config: distributed training, resuming, initialising, guided
+# alignment, export, and the engine's parity with PyTorch on the exported file (build/smoke*).
+training_smoke_runs() {
   step "distributed training smoke run: two processes (DDP over gloo, the environment torchrun sets), then a resume from the compact checkpoint and a new run initialised from it (bf16 autocast)"
   rm -rf build/smoke-ddp build/smoke-resume build/smoke-init
   pids=()
@@ -152,6 +147,22 @@ run_tests() {
   /usr/bin/python3 models/quantize.py --model build/smoke/smoke.crossattn --out build/smoke/smoke.int8.crossattn
   CROSSATTN_TEST_MODEL=$PWD/build/smoke/smoke.int8.crossattn \
     build/native/tests/cpp/crossattn_tests --gtest_filter='Decoding*:KVCache*'
+}
+
+run_tests() {
+  step "no function over 80 lines in bindings/, web/, bench/, models/*.py or tools/ (issue 48; tools/function-length)"
+  node tools/function-length/index.js
+
+  step "C++ tests (GoogleTest) on the shipped model"
+  ctest --test-dir build/native --output-on-failure -j"$(nproc)"
+
+  step "Tatoeba en-de split: deduplicate, split, check that no sentence crosses splits"
+  /usr/bin/python3 models/prepare_tatoeba.py --data "$CROSSATTN_DATA" --out build/data/tatoeba
+
+  step "data pipeline filters (Python unittest)"
+  /usr/bin/python3 -m unittest discover -s tests/python
+
+  training_smoke_runs
 
   step "fuzzing (libFuzzer, ASan, UBSan; SentencePiece instrumented too): 60 s per harness from the smoke model and its seeds (docs/reliability.md)"
   spm_src=$(ls -d "$PWD"/.cache/sentencepiece/sentencepiece-*/ | head -n 1)
