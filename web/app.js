@@ -186,6 +186,7 @@ async function translate(notice = null) {
       attention: true, alignment: true, residual: true, beamSize, nBest: Math.min(N_BEST, beamSize),
       signal: controller.signal,
       onToken(event) {
+        if (controller !== inFlight) return;  // a late event of a cancelled translation
         markOnce('first-token');  // page-marks.js
         partial[event.index] = event.text;
         $('target').textContent = joinParagraphs(paragraphs, partial).trim();

@@ -170,7 +170,8 @@ test('alignment, per-head grid and explain views show the current sentence', asy
 test('the translation streams in, a new keystroke cancels it, beam search lists its hypotheses', async () => {
   // Streaming: every text the target shows on the way is a prefix of the final translation; greedy
   // decoding streams token by token (beam search, the default, shows the prefix its hypotheses agree on).
-  await page.selectOption('#beam-size', '1');
+  await page.selectOption('#beam-size', '1');  // translates the text there again: let that finish first
+  await page.waitForFunction(() => !document.querySelector('#target').classList.contains('streaming'));
   await page.evaluate(() => {
     window.seenTargets = [];
     new MutationObserver(() => window.seenTargets.push(document.querySelector('#target').textContent))
