@@ -12,7 +12,10 @@
 #               resumed with the same MINUTES stops at once; loading the data comes on top)
 #     PREPARED  folder with the prepared corpora and the BLEU sets (train.py's --data and --prepared)
 #     DEST      where NAME.tar.aa, NAME.tar.ab, ... go for each run (the device's $OUT)
-#     RUN       NAME:CONFIG[:SECTION.KEY=VALUE,...]  trains CONFIG into build/train/NAME with those --set
+#     RUN       NAME:CONFIG[:SECTION.KEY=VALUE,...[:START]]  trains CONFIG into build/train/NAME with those
+#               --set; START, a compact checkpoint, is where the run begins: resume:PATH continues its
+#               schedule (train.py --resume-from; models/compact_from_model.py makes one from a shipped
+#               model file), init:PATH starts a new schedule from its weights (--init-from)
 #
 # The last weights travel, not an average: while a short run still improves fast, its evaluations
 # 1,000 updates apart differ by points of BLEU (a 6+2 run: FLORES 12.61 at 3,000 updates, 15.73 at 5,000).
@@ -30,9 +33,16 @@ threads=$(( $(nproc) / $# > 0 ? $(nproc) / $# : 1 ))
 pack=$(mktemp -d)
 pids=()
 for run in "$@"; do
-  IFS=: read -r name config sets <<< "$run"
+  IFS=: read -r name config sets how from <<< "$run"
   args=()
   for s in ${sets//,/ }; do args+=(--set "$s"); done
+  if [[ -n ${from:-} ]]; then
+    case $how in
+      resume) args+=(--resume-from "$from") ;;
+      init) args+=(--init-from "$from") ;;
+      *) echo "train-gpu.sh: $run: START is resume:PATH or init:PATH" >&2; exit 2 ;;
+    esac
+  fi
   mkdir -p "build/train/$name"
   "$python" models/train.py --config "$config" --data "$prepared" --prepared "$prepared" --out "build/train/$name" \
     --compact "build/train/$name/compact.pt" --max-minutes "$minutes" --checkpoint-minutes 2 \
