@@ -8,9 +8,10 @@ import { serve } from '../../web/serve.js';
 import { WORD_THRESHOLD } from '../../web/confidence-view.js';
 import { launchChromium, translateOn } from './browser.js';
 
-// Made-up words: the en→de model guesses at them, and gives some of its words a probability far
-// below WORD_THRESHOLD (about 0.0001 and 0.0002 against 0.002, measured with the catalog's model).
-const NONSENSE = "Twas brillig, and the slithy toves did gyre and gimble in the wabe.";
+// Made-up words: the en→de model guesses at them, and gives two of its words a probability below
+// WORD_THRESHOLD (0.0021) with the catalog's model of 2026-11-27 and the page's beam of 4, so the
+// page marks at least two: one sentence, since the page's heatmap shows the current sentence.
+const NONSENSE = 'Twas brillig, and the slithy toves did gyre and gimble in the wabe, and all mimsy were the borogoves, and the mome raths outgrabe.';
 const SCREENSHOTS = new URL('../../build/e2e/', import.meta.url);
 
 let server, url, browser, page;

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
+import { SENTENCE_BEAM_SIZE } from '../../dist/search.js';
 import { ROOT } from './paths.js';
 
 const MODELS = `${ROOT}models/`;
@@ -102,8 +103,9 @@ test('--repeat-limit reaches the repetition guard: 0 turns it off, a negative va
   const on = run('1');  // no token twice in a row
   for (let t = 1; t < on.targetIds.length; ++t) expect(on.targetIds[t]).not.toBe(on.targetIds[t - 1]);
   const translator = await Translator.load(modelFor(parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS), 'de', 'en').model);
-  for (const limit of [0, 1]) {
-    expect(run(String(limit)).targetIds).toEqual((await translator.translate(text, { repeatLimit: limit })).targetIds);
+  for (const limit of [0, 1]) {  // the CLI decodes a sentence with its beam (docs/api.md, "Decoding defaults")
+    const api = await translator.translate(text, { repeatLimit: limit, beamSize: SENTENCE_BEAM_SIZE });
+    expect(run(String(limit)).targetIds).toEqual(api.targetIds);
   }
   translator.dispose();
   const bad = cli(['translate', '--repeat-limit=-1', 'A dog.']);
