@@ -2,11 +2,12 @@
 // the layout the SIMD128 micro-kernels stream through. Two weight formats:
 //   fp32: panels of 8 output features, [ceil(out/8)][in][8];
 //   int8: symmetric per-output-row quantization W ~ scale[j] * Wq[j, :] (done by models/quantize.py),
-//         panels of 4 output features and 4 inputs, [ceil(out/4)][ceil(in/4)][4 k-pairs x 2], so that
-//         one i32x4.dot_i16x8_s adds two inputs' products for four features. Activations are
-//         quantized per row on the fly (dynamic quantization, Jacob et al. 2018 with symmetric scales).
-//         A model file may store this layout itself (docs/model-format.md, "int8 kernel layout"):
-//         the panels are then multiplied in place, in the file's own buffer, with no packing at load.
+//         panels of 8 output features in 16-byte chunks, one per input pair, each int16 lane holding
+//         two features' weights for one input (gemm_int8.cc), so that one i32x4.dot_i16x8_s
+//         multiplies 16 weights without widening them first. Activations are quantized per row on
+//         the fly (dynamic quantization, Jacob et al. 2018 with symmetric scales). A model file may
+//         store the 4 x 4 panels of docs/model-format.md ("int8 kernel layout"): they are converted
+//         at load, two byte shuffles per 32 bytes, with no unpacking to rows.
 // Legend: M rows of x, K = in features, N = out features.
 #pragma once
 
@@ -41,14 +42,11 @@ class PackedLinear {
   /// Packs int8 weights wq [out, in] with per-row scales [out]: W[j, k] = scale[j] * wq[j, k].
   static PackedLinear from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias);
 
-  /// Uses int8 weights already in the panel layout, [ceil(out/4)][ceil(in/4)][16] (int8_panel_bytes
-  /// bytes, zero in the padding), in place: `panels` is kept alive and never copied; scale [out] and
-  /// bias [out] (null for none) are copied. For a model file in the int8 kernel layout.
-  static PackedLinear from_int8_panels(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
+  /// Packs int8 weights stored in the file's kernel layout, `file_panels` [ceil(out/4)][ceil(in/4)][16]
+  /// (docs/model-format.md, "int8 kernel layout"; zero in the padding), with scales [out] and bias
+  /// [out] (null for none): the same function as from_int8 of their rows, converted without unpacking.
+  static PackedLinear from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
                                        const float* bias);
-
-  /// Bytes of the int8 panel layout of an [out, in] matrix: ceil(out/4) * ceil(in/4) * 16.
-  static size_t int8_panel_bytes(int out, int in);
 
   /// The layer restricted to the output features `rows` (each in [0, out)), in that order:
   /// y[:, i] of the result is y[:, rows[i]] of this one, bit for bit. For the output layer's lexical
@@ -59,8 +57,6 @@ class PackedLinear {
   void int8_row(int j, int8_t* out) const;
   /// out [in] = row j of W times `factor`, scale[j] * Wq[j, :] * factor (quantized() only); j in [0, out).
   void dequantize_row(int j, float factor, float* out) const;
-  /// The int8 panels (quantized() only): for checks that a file's panels are used in place.
-  const int8_t* int8_panels() const { return qpanels_.get(); }
 
   int in() const { return in_; }
   int out() const { return out_; }
@@ -76,12 +72,13 @@ class PackedLinear {
   void apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue, InputZeros zeros) const;
   // select_rows of the int8 format: copies each row's bytes from panel to panel (gemm_int8.cc).
   PackedLinear select_int8_rows(const std::vector<int>& rows) const;
-  // The first byte of int8 row j in the panels; its input k lies panel_offset(k) further (gemm_int8.cc).
-  const int8_t* int8_row_start(int j) const;
+  // A layer over int8 panels already in our layout (ceil(out/8) * ceil(in/4) * 32 bytes, gemm_int8.cc).
+  static PackedLinear from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
+                                  const float* bias);
 
   int in_ = 0, out_ = 0;
   std::vector<float> panels_;   // fp32 panels, or empty
-  std::shared_ptr<const int8_t> qpanels_;  // int8 panels (owned, or a model file's), or null
+  std::shared_ptr<const int8_t> qpanels_;  // int8 panels, or null
   std::vector<float> scale_;    // [out] per-row weight scales of the int8 format
   std::vector<float> bias_;     // [out], or empty
 };

@@ -43,11 +43,25 @@ inline i32x4 add_i32(i32x4 a, i32x4 b) { return wasm_i32x4_add(a, b); }
 inline i32x4 shift_left_i32(i32x4 a, int bits) { return wasm_i32x4_shl(a, bits); }
 inline f32x4 reinterpret_f32(i32x4 a) { return a; }
 inline i32x4 splat_i32(int32_t x) { return wasm_i32x4_splat(x); }
-/// Eight int8 at p, sign-extended to int16 lanes.
-inline i16x8 load_i8x8(const int8_t* p) { return wasm_i16x8_load8x8(p); }
 /// Pairwise int16 products summed into int32 lanes: lane i = a[2i] b[2i] + a[2i+1] b[2i+1].
 inline i32x4 dot_i16(i16x8 a, i16x8 b) { return wasm_i32x4_dot_i16x8(a, b); }
 inline i32x4 zero_i32() { return wasm_i32x4_const_splat(0); }
+inline i32x4 sub_i32(i32x4 a, i32x4 b) { return wasm_i32x4_sub(a, b); }
+/// Sixteen bytes at p, as eight int16 lanes (each lane: byte 2i low, byte 2i+1 high).
+inline i16x8 load_i16x8(const int8_t* p) { return wasm_v128_load(p); }
+inline void store_i8x16(int8_t* p, i16x8 v) { wasm_v128_store(p, v); }
+inline void store_i32(int32_t* p, i32x4 v) { wasm_v128_store(p, v); }
+/// Each int16 lane's high byte, sign-extended: an arithmetic shift right by 8.
+inline i16x8 high_bytes_i16(i16x8 a) { return wasm_i16x8_shr(a, 8); }
+/// Every byte's top bit flipped: int8 w becomes the uint8 w + 128, and back.
+inline i16x8 flip_sign_bits(i16x8 a) { return wasm_v128_xor(a, wasm_i8x16_const_splat(-128)); }
+/// Bytes {a0, b0, a1, b1, ..., a7, b7} and {a8, b8, ..., a15, b15}.
+inline i16x8 interleave_low_i8(i16x8 a, i16x8 b) {
+  return wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+}
+inline i16x8 interleave_high_i8(i16x8 a, i16x8 b) {
+  return wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+}
 /// Packs two int32x4 into int16x8 with signed saturation.
 inline i16x8 narrow_i32(i32x4 a, i32x4 b) { return wasm_i16x8_narrow_i32x4(a, b); }
 inline void store_i16(int16_t* p, i16x8 v) { wasm_v128_store(p, v); }
@@ -88,9 +102,16 @@ inline i32x4 add_i32(i32x4 a, i32x4 b) { return _mm_add_epi32(a, b); }
 inline i32x4 shift_left_i32(i32x4 a, int bits) { return _mm_slli_epi32(a, bits); }
 inline f32x4 reinterpret_f32(i32x4 a) { return _mm_castsi128_ps(a); }
 inline i32x4 splat_i32(int32_t x) { return _mm_set1_epi32(x); }
-inline i16x8 load_i8x8(const int8_t* p) { return _mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))); }
 inline i32x4 dot_i16(i16x8 a, i16x8 b) { return _mm_madd_epi16(a, b); }
 inline i32x4 zero_i32() { return _mm_setzero_si128(); }
+inline i32x4 sub_i32(i32x4 a, i32x4 b) { return _mm_sub_epi32(a, b); }
+inline i16x8 load_i16x8(const int8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline void store_i8x16(int8_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+inline void store_i32(int32_t* p, i32x4 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+inline i16x8 high_bytes_i16(i16x8 a) { return _mm_srai_epi16(a, 8); }
+inline i16x8 flip_sign_bits(i16x8 a) { return _mm_xor_si128(a, _mm_set1_epi8(-128)); }
+inline i16x8 interleave_low_i8(i16x8 a, i16x8 b) { return _mm_unpacklo_epi8(a, b); }
+inline i16x8 interleave_high_i8(i16x8 a, i16x8 b) { return _mm_unpackhi_epi8(a, b); }
 inline i16x8 narrow_i32(i32x4 a, i32x4 b) { return _mm_packs_epi32(a, b); }
 inline void store_i16(int16_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 inline f32x4 even_lanes(f32x4 a, f32x4 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)); }

@@ -45,8 +45,7 @@ struct ModelFile {
   // none: the source side then reads `vocab`, or without it the source SentencePiece model's own ids.
   std::vector<std::string> source_vocab;
 
-  /// Parses the `size` bytes of a model file at `bytes`. int8 weights in the kernel layout are used
-  /// in place and keep `bytes` alive; nothing else refers to it after parse. Raises Error(kModelFormat) for anything truncated,
+  /// Parses the `size` bytes of a model file at `bytes`; nothing refers to them after parse. Raises Error(kModelFormat) for anything truncated,
   /// corrupt or inconsistent (see SafeTensors::parse and TransformerWeights::load), and for any
   /// damaged byte when the file has a `checksum` (model/checksum.h), as every file export.py and
   /// quantize.py write does.

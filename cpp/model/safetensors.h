@@ -17,8 +17,8 @@ namespace crossattn {
 
 enum class DType { kF32, kF16, kBF16, kI32, kI8, kU8 };
 
-/// The bytes of a whole file, shared by whatever is read from it in place (a model file's int8
-/// panels, docs/model-format.md "int8 kernel layout"): they live as long as their last reader.
+/// The bytes of a whole file, shared by whatever reads them (a model file's int8 panels alias them
+/// while they are converted at load): they live as long as their last reader.
 using FileBytes = std::shared_ptr<const uint8_t>;
 
 /// Uninitialised storage for `size` bytes, for the caller to fill (a file read, a copy from JS).

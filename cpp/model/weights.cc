@@ -59,7 +59,7 @@ std::vector<float> read_vector(const SafeTensors& file, const std::string& name,
   return to_float(expect(file, name, {n}));
 }
 
-// The file being read and its bytes, which int8 panels read in place keep alive.
+// The file being read and its bytes, which int8 panels alias until they are packed.
 struct Source {
   const SafeTensors& file;
   const FileBytes& bytes;
@@ -71,7 +71,7 @@ struct RawMatrix {
   int out = 0, in = 0;
   std::vector<float> w;                  // [out, in] fp32, or empty
   std::vector<int8_t> wq;                // [out, in] int8 rows, or empty
-  std::shared_ptr<const int8_t> panels;  // int8 panels in the file's bytes (gemm.h), or null
+  std::shared_ptr<const int8_t> panels;  // int8 panels in the file's bytes (its kernel layout), or null
   std::vector<float> scale;              // [out] for int8
 
   bool quantized() const { return !wq.empty() || panels; }
@@ -81,6 +81,9 @@ struct RawMatrix {
 bool is_int8_panels(const TensorView& t, int out, int in) {
   return t.dtype == DType::kI8 && t.shape == std::vector<int64_t>{(out + 3) / 4, (in + 3) / 4, 16};
 }
+
+// Bytes of the kernel layout of an [out, in] matrix.
+size_t file_panel_bytes(int out, int in) { return static_cast<size_t>((out + 3) / 4) * ((in + 3) / 4) * 16; }
 
 RawMatrix read_matrix(const Source& src, const std::string& name, int out, int in) {
   const SafeTensors& file = src.file;
@@ -123,7 +126,7 @@ void scale_outputs(RawLinear& l, float factor) {
 
 // The int8 rows [out, in] of a matrix read as panels (a copy out of the kernel layout).
 void unpack_rows(RawMatrix& m) {
-  const PackedLinear view = PackedLinear::from_int8_panels(m.panels, m.scale.data(), m.out, m.in, nullptr);
+  const PackedLinear view = PackedLinear::from_int8_panels(m.panels.get(), m.scale.data(), m.out, m.in, nullptr);
   m.wq.resize(static_cast<size_t>(m.out) * m.in);
   for (int j = 0; j < m.out; ++j) view.int8_row(j, m.wq.data() + static_cast<size_t>(j) * m.in);
   m.panels.reset();
@@ -137,14 +140,14 @@ bool contiguous_panels(const std::vector<RawLinear*>& parts) {
     if (!m.panels || m.out % 4 != 0) return false;
     if (i > 0) {
       const RawMatrix& prev = parts[i - 1]->weight;
-      if (prev.panels.get() + PackedLinear::int8_panel_bytes(prev.out, prev.in) != m.panels.get()) return false;
+      if (prev.panels.get() + file_panel_bytes(prev.out, prev.in) != m.panels.get()) return false;
     }
   }
   return true;
 }
 
 // One layer whose outputs are those of `parts` side by side: their weight rows stacked. Panels
-// that lie back to back in the file stay there; others are unpacked and stacked as rows.
+// that lie back to back in the file are converted together; others are unpacked and stacked as rows.
 RawLinear stack(const std::vector<RawLinear*>& parts) {
   RawLinear s;
   s.weight.in = parts.front()->weight.in;
@@ -166,7 +169,7 @@ RawLinear stack(const std::vector<RawLinear*>& parts) {
 
 PackedLinear pack(const RawMatrix& m, const std::vector<float>& bias) {
   const float* b = bias.empty() ? nullptr : bias.data();
-  if (m.panels) return PackedLinear::from_int8_panels(m.panels, m.scale.data(), m.out, m.in, b);
+  if (m.panels) return PackedLinear::from_int8_panels(m.panels.get(), m.scale.data(), m.out, m.in, b);
   return m.quantized() ? PackedLinear::from_int8(m.wq.data(), m.scale.data(), m.out, m.in, b)
                        : PackedLinear::from_f32(m.w.data(), m.out, m.in, b);
 }

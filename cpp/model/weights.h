@@ -1,10 +1,10 @@
 // The parameters of a Transformer, assembled from each layer's weights (declared beside the layer in
 // cpp/layers), read from a model file with every shape checked against the config, and packed once
 // for the kernels (kernels/gemm.h): fp16/bf16/fp32 tensors become fp32 panels, int8 tensors (with
-// per-row scales, docs/model-format.md) stay int8, and int8 tensors already in the kernel layout are
-// multiplied in place in the file's buffer, not copied. At load the query, key and value projections of
+// per-row scales, docs/model-format.md) stay int8, and int8 tensors in the file's kernel layout are
+// converted to the kernel's own panels without unpacking to rows. At load the query, key and value projections of
 // self-attention are fused into one [3D, D] product, cross-attention's key and value projections
-// into one [2D, D] product (in place too when the file stores their panels back to back, as
+// into one [2D, D] product (converted together when the file stores their panels back to back, as
 // models/quantize.py writes them), an SSRU's W and W_f into one [2D, D] product, and 1/sqrt(Dk) is
 // folded into W_Q's scales and b_Q.
 #pragma once
@@ -50,8 +50,8 @@ struct DecoderLayerWeights {
   LayerNorm ffn_norm;
 };
 
-/// An embedding table [vocab_size, D]: fp32 rows, int8 rows with one scale per row, or int8 panels
-/// read in place (the tied output projection of a file in the int8 kernel layout).
+/// An embedding table [vocab_size, D]: fp32 rows, int8 rows with one scale per row, or the int8
+/// panels of the output projection it is tied to (a file in the int8 kernel layout).
 class Embedding {
  public:
   Embedding() = default;
@@ -87,8 +87,8 @@ struct TransformerWeights {
 
   const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 
-  /// Reads every tensor the config calls for; int8 tensors in the kernel layout are used in place,
-  /// in `bytes` (the file `file` was parsed from), which they keep alive. Raises Error(kModelFormat) for a missing tensor, a
+  /// Reads every tensor the config calls for from `file`, parsed from `bytes`; nothing refers to
+  /// `bytes` once it returns. Raises Error(kModelFormat) for a missing tensor, a
   /// shape that disagrees with the config, an unsupported dtype, an int8 tensor without its scales,
   /// a non-finite value, or a malformed shortlist or lexicon (LexicalShortlist::load, AlignmentLexicon::load).
   static TransformerWeights load(const SafeTensors& file, const ModelConfig& config, const FileBytes& bytes);

@@ -170,6 +170,39 @@ TEST(Gemm, Int8MatchesExactIntegerProduct) {
   }
 }
 
+// The int8 kernel's sums over two features per int16 lane (gemm_int8.cc) pass 2^31 in int32 when
+// K is large and every product is at its extreme, and wrap back: y must still be the exact product.
+// K = 4096, weights +-127 and inputs all +-127 after quantization, one row (the decoder's block),
+// five rows (a block of four and a leftover) and sparse rows (the gathered path).
+TEST(Gemm, Int8SumsPastInt32AreExact) {
+  const int k = 4096, n = 16;
+  std::vector<int8_t> wq(static_cast<size_t>(n) * k);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < k; ++i) wq[static_cast<size_t>(j) * k + i] = static_cast<int8_t>(j % 3 == 0 ? -127 : 127);
+  }
+  const std::vector<float> w_scale(n, 1.0f), bias(n, 0.0f);
+  const PackedLinear packed = PackedLinear::from_int8(wq.data(), w_scale.data(), n, k, bias.data());
+  for (const int m : {1, 5}) {
+    for (const InputZeros zeros : {InputZeros::kKeep, InputZeros::kSkip}) {
+      std::vector<float> x(static_cast<size_t>(m) * k, 0.0f);
+      for (int r = 0; r < m; ++r) {
+        // Dense rows: every input 1 (Xq = 127); sparse rows: one pair in eight nonzero.
+        for (int i = 0; i < k; ++i) x[r * k + i] = zeros == InputZeros::kSkip && i / 2 % 8 != 0 ? 0.0f : 1.0f;
+      }
+      std::vector<float> y(static_cast<size_t>(m) * n);
+      packed.apply(x.data(), m, k, y.data(), n, Epilogue::kStore, zeros);
+      const double nonzero = zeros == InputZeros::kSkip ? k / 8.0 : k;
+      for (int r = 0; r < m; ++r) {
+        for (int j = 0; j < n; ++j) {
+          // (1 / 127) * sum of 127 * (+-127) over the nonzero inputs.
+          const double expected = (j % 3 == 0 ? -127.0 : 127.0) * nonzero;
+          ASSERT_NEAR(y[r * n + j], expected, 1e-4 * std::fabs(expected)) << m << " rows, feature " << j;
+        }
+      }
+    }
+  }
+}
+
 // InputZeros::kSkip on int8 weights: rows whose input pairs are mostly zero are multiplied over
 // their nonzero pairs only; int32 sums make y equal the unskipped product bit for bit: single rows
 // (the decoder's), blocks of rows (the encoder's), rows all zeros, and a dense row among sparse
