@@ -239,7 +239,7 @@ function decodeCeiling(config, wasmKernels, passes, results) {
 }
 
 /**
- * The bars of issues 3 and 19, each { value, bar, met, lower_is_better?, ceiling? }: a bar's `ceiling`
+ * The bars of issues 3, 19 and 49, each { value, bar, met, lower_is_better?, ceiling? }: a bar's `ceiling`
  * is the ratio `ceiling` (decodeCeiling; null for an SSRU decoder, whose step bench/kernels.cc does
  * not measure) allows against its peer: above it, no engine meets the bar here without a shortlist.
  * The bars against onnxruntime-web are left out where the section has no onnxruntime-web rows.
@@ -266,6 +266,11 @@ function modelBars({ results, kernels: wasmKernels, ceiling, int8Model, fp32Mode
     decode_step_int8_vs_bound: { value: step.int8_fraction_of_bound, bar: 0.5 },
     decode_step_f32_vs_bound: { value: step.f32_fraction_of_bound, bar: 0.5 },
     load_ms: { value: fp32.load_ms, bar: 300, lower_is_better: true },
+    // Issue 49: whole translations (greedy, the whole output layer) against this machine's ceiling.
+    ...(ceiling && {
+      fp32_tokens_vs_ceiling: { value: ratio(fp32.tokens_per_s, ceiling.fp32_tokens_per_s), bar: 0.8 },
+      int8_tokens_vs_ceiling: { value: ratio(int8.tokens_per_s, ceiling.int8_tokens_per_s), bar: 0.5 },
+    }),
     // Issue 19: the peers users pick, on the same weights.
     ...(q8 && { int8_tokens_vs_onnxruntime_q8: withCeiling({ value: ratio(int8.tokens_per_s, q8.tokens_per_s), bar: 3 }, ceiling?.int8_tokens_per_s, q8) }),
     int8_tokens_vs_bergamot_int8: { value: ratio(int8.tokens_per_s, results['bergamot-wasm-int8'].tokens_per_s), bar: 1.5 },
@@ -274,7 +279,8 @@ function modelBars({ results, kernels: wasmKernels, ceiling, int8Model, fp32Mode
     // The lexical shortlist: the same translations, within 0.3 BLEU, and the speed it buys against
     // onnxruntime-web (Bergamot runs without one: a shortlist on one side only is not the same weights).
     int8_shortlist_bleu_minus_int8: { value: Number((shortlisted.bleu - int8.bleu).toFixed(2)), bar: -0.3 },
-    ...(q8 && { int8_shortlist_tokens_vs_onnxruntime_q8: { value: ratio(shortlisted.tokens_per_s, q8.tokens_per_s), bar: 3 } }),
+    // The shipped default against the peer transformers.js ships: 3x in issue 19, 5x since issue 49.
+    ...(q8 && { int8_shortlist_tokens_vs_onnxruntime_q8: { value: ratio(shortlisted.tokens_per_s, q8.tokens_per_s), bar: 5 } }),
     fp32_shortlist_bleu_minus_fp32: { value: Number((fp32Shortlisted.bleu - fp32.bleu).toFixed(2)), bar: -0.3 },
     ...(peer && { fp32_shortlist_tokens_vs_onnxruntime: { value: fp32Shortlisted.ratio_to_onnxruntime_web.tokens_per_s, bar: 3 } }),
   };
@@ -461,7 +467,7 @@ export async function benchModel(modelArg, options) {
   comparePeers(results, passes, sentences);
   const kernels = modelKernels(config, options.quick);
 
-  // The bars (issues 3 and 19)
+  // The bars (issues 3, 19 and 49)
   const ceiling = config.decoderAutoregression === 'ssru' ? null : decodeCeiling(config, kernels.wasm_simd128, passes, results);
   const bars = modelBars({ results, kernels: kernels.wasm_simd128, ceiling, int8Model, fp32Model });
 

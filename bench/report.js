@@ -3,6 +3,7 @@
 // gives them.
 
 import { pageMarkdown } from './page-report.js';
+import { profileMarkdown } from './profile-report.js';
 
 const mib = (b) => (b / 2 ** 20).toFixed(0);
 
@@ -103,7 +104,7 @@ function modelSection(report, index) {
       return `| ${size} | ${f.tokens_per_s} | ${q.tokens_per_s} | ${f.p50_ms_per_call} | ${q.p50_ms_per_call} |`;
     }),
     '', `![Target tokens/s against batch size, fp32 and int8, ${section.name}](${plot('bench-batch.svg')})`, '',
-    '### Bars (issues 3 and 19)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
+    '### Bars (issues 3, 19 and 49)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
     ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
     '', ...ceilingNotes(section), '', `### Kernels (bench/kernels.cc, ${section.name}'s shapes)`, '',
     `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it, and each figure is the best of ${wasmKernels.rounds} round(s) through all shapes; "of peak" is wasm fp32 over that peak.`,
@@ -129,6 +130,7 @@ export function performanceMarkdown(report) {
     'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
     'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
     ...(report.page ? [pageMarkdown(report.page, report)] : []),  // bench/page-first-translation.js
+    ...(report.profile ? [profileMarkdown(report.profile)] : []),  // bench/profile.js
     ...report.models.flatMap((_, index) => modelSection(report, index)),
   ].join('\n');
 }

@@ -67,10 +67,12 @@ const report = {
   sentences, runs, models,
 };
 // The page's first translation (bench/page-first-translation.js, `npm run bench:page -- --write`)
-// is measured on its own, in Chromium: its section of the previous performance.json is kept.
+// is measured on its own, in Chromium, and the profile by phase (bench/profile.js --write) on its
+// own too: their sections of the previous performance.json are kept.
 const previousFile = path.join(values.out, 'performance.json');
 const previous = existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) : {};
 if (previous.page) report.page = previous.page;
+if (previous.profile) report.profile = previous.profile;
 writeFileSync(path.join(values.out, 'performance.json'), JSON.stringify(report, null, 2) + '\n');
 models.forEach((section, index) => {
   const plots = benchPlots({ ...report, ...section, model: section.name });

@@ -119,7 +119,7 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
 }
 
 // A row is gathered when at most this share of its input pairs is nonzero. A gathered pair costs
-// more than a dense one per row (its own weight loads and widening, where a block of 4 rows shares
+// more than a dense one per row (its own weight loads and shifts, where a block of 4 rows shares
 // them). general-en-de's ReLU outputs have 55-69% of their pairs zero in the decoder and 75-84% in
 // the encoder (tools/relu-zeros.py, 100 FLORES dev pairs).
 constexpr float kGatherShare = 0.5f;
