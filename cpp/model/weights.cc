@@ -251,11 +251,13 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
   } else {
     w.output_projection = pack(read_matrix(src, "lm_head.weight", v, d), logits_bias);
   }
+  // A tied table in the kernel layout reads the output projection's own panels: converted once, shared.
+  Embedding tgt_embed = c.tied_embeddings && tgt.panels ? Embedding(w.output_projection) : to_embedding(std::move(tgt));
   if (c.shared_vocab) {
-    w.src_embed = to_embedding(std::move(tgt));
+    w.src_embed = std::move(tgt_embed);
   } else {
     w.src_embed = to_embedding(read_matrix(src, src_name, v_src, d));
-    w.tgt_embed = to_embedding(std::move(tgt));
+    w.tgt_embed = std::move(tgt_embed);
   }
   for (int i = 0; i < c.encoder_layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i);
