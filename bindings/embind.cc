@@ -267,7 +267,7 @@ val load_translator(const WasmFileBuffer& buffer, double size) {
       throw crossattn::Error(crossattn::ErrorCode::kInvalidInput, "the model's size exceeds its buffer");
     }
     val out = val::object();
-    out.set("translator", val(WasmTranslator(crossattn::Translator::from_bytes(buffer.bytes(), static_cast<size_t>(size)))));
+    out.set("translator", val(WasmTranslator(crossattn::Translator::from_owned_bytes(buffer.bytes(), static_cast<size_t>(size)))));
     return out;
   });
 }

@@ -19,10 +19,15 @@ Translator::Translator(Translator&&) noexcept = default;
 Translator& Translator::operator=(Translator&&) noexcept = default;
 Translator::~Translator() = default;
 
-Translator Translator::from_bytes(const uint8_t* data, size_t size) { return from_bytes(copy_file_bytes(data, size), size); }
+Translator Translator::from_bytes(const uint8_t* data, size_t size) { return from_owned_bytes(copy_file_bytes(data, size), size); }
 
-Translator Translator::from_bytes(const FileBytes& bytes, size_t size) {
-  ModelFile file = ModelFile::parse(bytes, size);
+Translator Translator::from_bytes(const FileBytes& bytes, size_t size) { return from_model_file(ModelFile::parse(bytes, size)); }
+
+Translator Translator::from_owned_bytes(OwnedFileBytes bytes, size_t size) {
+  return from_model_file(ModelFile::parse_owned(std::move(bytes), size));
+}
+
+Translator Translator::from_model_file(ModelFile file) {
   const bool source_reads_vocab = file.source_vocab.empty() && !file.vocab.empty();
   auto tokenizer = std::make_shared<const Tokenizer>(file.source_spm, file.target_spm, std::move(file.vocab),
                                                      file.config.unk_id, std::move(file.source_vocab),
@@ -43,7 +48,7 @@ Translator Translator::from_bytes(const FileBytes& bytes, size_t size) {
 
 Translator Translator::from_file(const std::string& path) {
   ModelFileBytes file = read_model_file(path);  // the file's type and size first (model/model_file.h)
-  return from_bytes(file.bytes, file.size);
+  return from_owned_bytes(std::move(file.bytes), file.size);
 }
 
 const ModelConfig& Translator::config() const { return model_->config(); }

@@ -25,6 +25,7 @@ namespace crossattn {
 
 class Tokenizer;
 class Transformer;
+struct ModelFile;
 
 /// A batch translation in progress, advanced one decoder step at a time, so that a caller can
 /// stream its tokens, interleave other work between steps, or abandon it (Translator::start). It
@@ -53,11 +54,13 @@ class TranslationJob {
 
 class Translator {
  public:
-  /// Loads a model from the `size` bytes of a model file at `bytes`, which the translator keeps for
-  /// the int8 weights it reads in place (docs/model-format.md, "int8 kernel layout"). Raises
-  /// Error(kModelFormat) or Error(kTokenizer) for a damaged file.
+  /// Loads a model from the `size` bytes of a model file at `bytes`, which it only reads and does not
+  /// keep (ModelFile::parse). Raises Error(kModelFormat) or Error(kTokenizer) for a damaged file.
   static Translator from_bytes(const FileBytes& bytes, size_t size);
-  /// The same from a copy of `size` bytes at `data`, which need not outlive the call.
+  /// The same from bytes the caller gives up: the translator converts int8 weights where they lie
+  /// and keeps the bytes (ModelFile::parse_owned; docs/model-format.md, "int8 kernel layout").
+  static Translator from_owned_bytes(OwnedFileBytes bytes, size_t size);
+  /// from_owned_bytes on a copy of `size` bytes at `data`, which need not outlive the call.
   static Translator from_bytes(const uint8_t* data, size_t size);
   /// The same from a file, read by read_model_file (model/model_file.h): Error(kLoad) for a path that
   /// is missing, not a regular file (a FIFO, a folder) or over 1 GiB, before anything is read.
@@ -112,6 +115,8 @@ class Translator {
 
  private:
   Translator(std::shared_ptr<const Transformer> model, std::shared_ptr<const Tokenizer> tokenizer);
+  // The translator of a parsed file, its tokenizer's vocabularies checked against the config.
+  static Translator from_model_file(ModelFile file);
 
   std::shared_ptr<const Transformer> model_;  // shared with running TranslationJobs
   std::shared_ptr<const Tokenizer> tokenizer_;

@@ -231,6 +231,6 @@ export async function loadModel(model: ByteSource,
     if ('error' in loaded) throw errorFromEngine(loaded.error);
     return { engine, threads, translator: loaded.translator, metadata: readMetadata(buffer.view()) };
   } finally {
-    buffer.delete();  // the parsed translator refers to none of the bytes: this frees them
+    buffer.delete();  // the translator keeps the bytes (its int8 weights were converted where they lie)
   }
 }

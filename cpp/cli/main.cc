@@ -227,8 +227,8 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     // The file type and size first (model/model_file.h): a FIFO, a folder or a file over 1 GiB is a
     // LoadError at once, before any read.
-    const crossattn::ModelFileBytes file = crossattn::read_model_file(model_path);
-    const auto translator = crossattn::Translator::from_bytes(file.bytes, file.size);
+    crossattn::ModelFileBytes file = crossattn::read_model_file(model_path);
+    const auto translator = crossattn::Translator::from_owned_bytes(std::move(file.bytes), file.size);
     const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded " << model_path << " in " << load_ms << " ms\n";
     long line_number = 0;

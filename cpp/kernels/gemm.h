@@ -7,7 +7,8 @@
 //         multiplies 16 weights without widening them first. Activations are quantized per row on
 //         the fly (dynamic quantization, Jacob et al. 2018 with symmetric scales). A model file may
 //         store the 4 x 4 panels of docs/model-format.md ("int8 kernel layout"): they are converted
-//         at load, two byte shuffles per 32 bytes, with no unpacking to rows.
+//         at load, two byte shuffles per 32 bytes, with no unpacking to rows (in place when the
+//         file's bytes are the engine's own).
 // Legend: M rows of x, K = in features, N = out features.
 #pragma once
 
@@ -47,6 +48,12 @@ class PackedLinear {
   /// [out] (null for none): the same function as from_int8 of their rows, converted without unpacking.
   static PackedLinear from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
                                        const float* bias);
+  /// The same, converted where the file's panels lie (the bytes are the same size in both layouts
+  /// when `out` is a multiple of 8, which it must be): `file_panels` is overwritten and kept alive,
+  /// and no memory is taken for the weights. For a model file whose bytes the caller gives up
+  /// (ModelFile::parse_owned).
+  static PackedLinear from_int8_panels_in_place(std::shared_ptr<int8_t> file_panels, const float* scale, int out,
+                                                int in, const float* bias);
 
   /// The layer restricted to the output features `rows` (each in [0, out)), in that order:
   /// y[:, i] of the result is y[:, rows[i]] of this one, bit for bit. For the output layer's lexical

@@ -27,7 +27,7 @@
 // chunk kk at byte 16 kk holds lane 2i + e = bytes (4i + 2e, 4i + 2e + 1) = (Wq[8p+i][2kk+e] + 128,
 // Wq[8p+4+i][2kk+e]), inputs padded to a multiple of 4. Model files keep the layout of
 // docs/model-format.md ("int8 kernel layout", 4 features by 4 inputs); from_int8_panels converts
-// it with two byte shuffles per 32 bytes at load.
+// it with two byte shuffles per 32 bytes at load, from_int8_panels_in_place where it lies.
 //
 // Zero inputs (InputZeros::kSkip, a ReLU's output): when every row has few nonzero input pairs,
 // each row is multiplied alone over its nonzero pairs only, gathered with their weights' offsets.
@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
@@ -278,6 +279,20 @@ void gathered_row(const int32_t* values, const int32_t* offsets, int count, cons
   }
 }
 
+// One of our panels, at `to`, from the file's panels `low` and `high` (null past the last file panel)
+// of `steps` 16-byte steps each: the file's panel p holds features 4p .. 4p+3, each step s their
+// inputs 4s .. 4s+3, the pairs (4s, 4s+1) in its low 8 bytes and (4s+2, 4s+3) in its high 8, as
+// [feature 0 | 1 | 2 | 3] pairs. Our panel pairs file panels 2q (low bytes, biased) and 2q+1 (high
+// bytes): interleaving the two steps' low halves gives our chunk 2s, their high halves chunk 2s+1.
+void convert_file_panels(const int8_t* low, const int8_t* high, int steps, int8_t* to) {
+  for (int s = 0; s < steps; ++s, to += 2 * kChunk) {
+    const i16x8 a = simd::flip_sign_bits(simd::load_i16x8(low + s * 16));
+    const i16x8 b = high != nullptr ? simd::load_i16x8(high + s * 16) : simd::zero_i32();
+    simd::store_i8x16(to, simd::interleave_low_i8(a, b));
+    simd::store_i8x16(to + kChunk, simd::interleave_high_i8(a, b));
+  }
+}
+
 }  // namespace
 
 void PackedLinear::int8_row(int j, int8_t* out) const {
@@ -332,26 +347,32 @@ PackedLinear PackedLinear::from_packed(std::shared_ptr<const int8_t> panels, con
 
 PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
                                             const float* bias) {
-  // The file's panel p holds features 4p .. 4p+3, each 16-byte step s their inputs 4s .. 4s+3: the
-  // pairs (4s, 4s+1) in its low 8 bytes and (4s+2, 4s+3) in its high 8, as [feature 0 | 1 | 2 | 3]
-  // pairs. Our panel q pairs file panels 2q (low bytes, biased) and 2q+1 (high bytes): interleaving
-  // the two steps' low halves gives our chunk 2s, their high halves our chunk 2s+1.
-  const int file_panels_count = round_up(out, 4) / 4, steps = round_up(in, kInputs) / kInputs;
+  const int file_panel_count = round_up(out, 4) / 4, steps = round_up(in, kInputs) / kInputs;
   const size_t file_stride = static_cast<size_t>(steps) * 16, stride = panel_stride(in);
-  // Not zeroed first: the loop below writes every byte (a memset was 16% of a model's load in wasm).
+  // Not zeroed first: every byte is written below (a memset was 16% of a model's load in wasm).
   std::shared_ptr<int8_t> panels(new int8_t[panel_bytes(out, in)], std::default_delete<int8_t[]>());
   for (int q = 0; q < round_up(out, kFeatures) / kFeatures; ++q) {
     const int8_t* low = file_panels + 2 * q * file_stride;
-    const int8_t* high = 2 * q + 1 < file_panels_count ? low + file_stride : nullptr;
-    int8_t* to = panels.get() + q * stride;
-    for (int s = 0; s < steps; ++s, to += 2 * kChunk) {
-      const i16x8 a = simd::flip_sign_bits(simd::load_i16x8(low + s * 16));
-      const i16x8 b = high != nullptr ? simd::load_i16x8(high + s * 16) : simd::zero_i32();
-      simd::store_i8x16(to, simd::interleave_low_i8(a, b));
-      simd::store_i8x16(to + kChunk, simd::interleave_high_i8(a, b));
-    }
+    convert_file_panels(low, 2 * q + 1 < file_panel_count ? low + file_stride : nullptr, steps, panels.get() + q * stride);
   }
   return from_packed(std::move(panels), scale, out, in, bias);
+}
+
+PackedLinear PackedLinear::from_int8_panels_in_place(std::shared_ptr<int8_t> file_panels, const float* scale, int out,
+                                                     int in, const float* bias) {
+  if (out % kFeatures != 0) throw std::invalid_argument("from_int8_panels_in_place needs a multiple of 8 features");
+  const int steps = round_up(in, kInputs) / kInputs;
+  const size_t stride = panel_stride(in);  // two file panels' bytes
+  // Fresh pages cost more than the conversion in wasm (a model's 7.8 MB of int8 weights took 12 ms
+  // to convert into new memory against about 1 ms here): each pair of file panels is copied aside
+  // and written back as one of ours.
+  std::vector<int8_t> pair(stride);
+  for (int q = 0; q < out / kFeatures; ++q) {
+    int8_t* at = file_panels.get() + q * stride;
+    std::memcpy(pair.data(), at, stride);
+    convert_file_panels(pair.data(), pair.data() + stride / 2, steps, at);
+  }
+  return from_packed(std::move(file_panels), scale, out, in, bias);
 }
 
 PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {

@@ -67,9 +67,13 @@ ModelFileBytes read_model_file(const std::string& path) {
   return {std::move(bytes), size};
 }
 
-ModelFile ModelFile::parse(const uint8_t* data, size_t size) { return parse(copy_file_bytes(data, size), size); }
+ModelFile ModelFile::parse(const uint8_t* data, size_t size) { return parse_owned(copy_file_bytes(data, size), size); }
 
-ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) {
+ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) { return parse_bytes(bytes, size, false); }
+
+ModelFile ModelFile::parse_owned(OwnedFileBytes bytes, size_t size) { return parse_bytes(bytes, size, true); }
+
+ModelFile ModelFile::parse_bytes(const FileBytes& bytes, size_t size, bool owned) {
   const uint8_t* data = bytes.get();
   const SafeTensors file = SafeTensors::parse(data, size);
   if (file.metadata("format") != kFormat) fail_model_format("metadata 'format' is not '" + std::string(kFormat) + "'");
@@ -110,7 +114,7 @@ ModelFile ModelFile::parse(const FileBytes& bytes, size_t size) {
     fail_model_format(std::string("metadata 'vocab', 'source_vocab' or 'tokenizer' is malformed (") + e.what() + ")");
   }
   check_tensors(file, model.config, tokenizer_tensors);  // cpp/model/tensor_spec.json
-  model.weights = TransformerWeights::load(file, model.config, bytes);
+  model.weights = TransformerWeights::load(file, model.config, bytes, owned);
   return model;
 }
 

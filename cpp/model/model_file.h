@@ -20,7 +20,7 @@ inline constexpr size_t kMaxModelFileBytes = size_t{1} << 30;
 
 /// The bytes of a file read from a path: its first `size` bytes are the file.
 struct ModelFileBytes {
-  FileBytes bytes;
+  OwnedFileBytes bytes;
   size_t size = 0;
 };
 
@@ -45,13 +45,22 @@ struct ModelFile {
   // none: the source side then reads `vocab`, or without it the source SentencePiece model's own ids.
   std::vector<std::string> source_vocab;
 
-  /// Parses the `size` bytes of a model file at `bytes`; nothing refers to them after parse. Raises Error(kModelFormat) for anything truncated,
+  /// Parses the `size` bytes of a model file at `bytes`, which it only reads: int8 weights in the
+  /// file's kernel layout are converted into new memory, and nothing refers to the bytes after
+  /// parse. Raises Error(kModelFormat) for anything truncated,
   /// corrupt or inconsistent (see SafeTensors::parse and TransformerWeights::load), and for any
   /// damaged byte when the file has a `checksum` (model/checksum.h), as every file export.py and
   /// quantize.py write does.
   static ModelFile parse(const FileBytes& bytes, size_t size);
-  /// The same, on a copy of `size` bytes at `data`.
+  /// The same on bytes the caller gives up: int8 weights in the kernel layout are converted where
+  /// they lie (PackedLinear::from_int8_panels_in_place, after the checksum), and the model keeps the
+  /// bytes alive. No new memory for those weights, and no fresh pages to fault in (wasm).
+  static ModelFile parse_owned(OwnedFileBytes bytes, size_t size);
+  /// parse_owned on a copy of `size` bytes at `data`.
   static ModelFile parse(const uint8_t* data, size_t size);
+
+ private:
+  static ModelFile parse_bytes(const FileBytes& bytes, size_t size, bool owned);
 };
 
 }  // namespace crossattn

@@ -63,13 +63,13 @@ void check_container(const uint8_t* data, size_t size, const std::string& name) 
   throw Error(ErrorCode::kModelFormat, subject + " not a crossattn model file: it starts with \"" + start + "\", not with a model header");
 }
 
-std::shared_ptr<uint8_t> allocate_file_bytes(size_t size) {
+OwnedFileBytes allocate_file_bytes(size_t size) {
   // new[] without (): megabytes that are overwritten at once are not zeroed first.
   return std::shared_ptr<uint8_t>(new uint8_t[size], std::default_delete<uint8_t[]>());
 }
 
-FileBytes copy_file_bytes(const uint8_t* data, size_t size) {
-  std::shared_ptr<uint8_t> bytes = allocate_file_bytes(size);
+OwnedFileBytes copy_file_bytes(const uint8_t* data, size_t size) {
+  OwnedFileBytes bytes = allocate_file_bytes(size);
   std::copy_n(data, size, bytes.get());
   return bytes;
 }

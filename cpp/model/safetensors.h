@@ -17,15 +17,18 @@ namespace crossattn {
 
 enum class DType { kF32, kF16, kBF16, kI32, kI8, kU8 };
 
-/// The bytes of a whole file, shared by whatever reads them (a model file's int8 panels alias them
-/// while they are converted at load): they live as long as their last reader.
+/// The bytes of a whole file, shared by whatever reads them: they live as long as their last reader.
 using FileBytes = std::shared_ptr<const uint8_t>;
 
+/// The bytes of a whole file that their reader owns alone and may rewrite (a model file's int8
+/// panels are converted where they lie: ModelFile::parse_owned).
+using OwnedFileBytes = std::shared_ptr<uint8_t>;
+
 /// Uninitialised storage for `size` bytes, for the caller to fill (a file read, a copy from JS).
-std::shared_ptr<uint8_t> allocate_file_bytes(size_t size);
+OwnedFileBytes allocate_file_bytes(size_t size);
 
 /// A copy of `size` bytes at `data`.
-FileBytes copy_file_bytes(const uint8_t* data, size_t size);
+OwnedFileBytes copy_file_bytes(const uint8_t* data, size_t size);
 
 /// Size of one element in bytes.
 size_t dtype_size(DType dtype);

@@ -59,10 +59,12 @@ std::vector<float> read_vector(const SafeTensors& file, const std::string& name,
   return to_float(expect(file, name, {n}));
 }
 
-// The file being read and its bytes, which int8 panels alias until they are packed.
+// The file being read and its bytes, which int8 panels alias; `owned`: the bytes are the parse's
+// own, and int8 panels may be converted where they lie.
 struct Source {
   const SafeTensors& file;
   const FileBytes& bytes;
+  bool owned;
 };
 
 // A weight matrix [out, in] as stored, before packing: fp32 values, or int8 values with per-row
@@ -72,6 +74,7 @@ struct RawMatrix {
   std::vector<float> w;                  // [out, in] fp32, or empty
   std::vector<int8_t> wq;                // [out, in] int8 rows, or empty
   std::shared_ptr<const int8_t> panels;  // int8 panels in the file's bytes (its kernel layout), or null
+  bool panels_owned = false;             // the panels' bytes may be rewritten (Source::owned)
   std::vector<float> scale;              // [out] for int8
 
   bool quantized() const { return !wq.empty() || panels; }
@@ -96,6 +99,7 @@ RawMatrix read_matrix(const Source& src, const std::string& name, int out, int i
     const auto* wq = reinterpret_cast<const int8_t*>(t.data);
     if (t.shape.size() == 3) {
       m.panels = std::shared_ptr<const int8_t>(src.bytes, wq);  // aliases the file: no copy
+      m.panels_owned = src.owned;
     } else {
       m.wq.assign(wq, wq + static_cast<size_t>(out) * in);
     }
@@ -152,7 +156,10 @@ RawLinear stack(const std::vector<RawLinear*>& parts) {
   RawLinear s;
   s.weight.in = parts.front()->weight.in;
   const bool in_place = contiguous_panels(parts);
-  if (in_place) s.weight.panels = parts.front()->weight.panels;
+  if (in_place) {
+    s.weight.panels = parts.front()->weight.panels;
+    s.weight.panels_owned = parts.front()->weight.panels_owned;
+  }
   for (RawLinear* p : parts) {
     if (p->weight.quantized() != parts.front()->weight.quantized()) {
       fail_model_format("a fused projection mixes int8 and floating-point matrices");
@@ -169,6 +176,11 @@ RawLinear stack(const std::vector<RawLinear*>& parts) {
 
 PackedLinear pack(const RawMatrix& m, const std::vector<float>& bias) {
   const float* b = bias.empty() ? nullptr : bias.data();
+  if (m.panels && m.panels_owned && m.out % 8 == 0) {
+    // Each tensor is read once (a tied table is packed once, the embedding sharing it), so no
+    // reader sees these panels after they are rewritten.
+    return PackedLinear::from_int8_panels_in_place(std::const_pointer_cast<int8_t>(m.panels), m.scale.data(), m.out, m.in, b);
+  }
   if (m.panels) return PackedLinear::from_int8_panels(m.panels.get(), m.scale.data(), m.out, m.in, b);
   return m.quantized() ? PackedLinear::from_int8(m.wq.data(), m.scale.data(), m.out, m.in, b)
                        : PackedLinear::from_f32(m.w.data(), m.out, m.in, b);
@@ -236,8 +248,9 @@ void Embedding::lookup(int id, float factor, float* out) const {
   }
 }
 
-TransformerWeights TransformerWeights::load(const SafeTensors& file, const ModelConfig& c, const FileBytes& bytes) {
-  const Source src{file, bytes};
+TransformerWeights TransformerWeights::load(const SafeTensors& file, const ModelConfig& c, const FileBytes& bytes,
+                                            bool owned) {
+  const Source src{file, bytes, owned};
   TransformerWeights w;
   const int d = c.d_model, v = c.vocab_size, v_src = c.source_vocab_size;
   const float q_scale = 1.0f / std::sqrt(static_cast<float>(d / c.n_heads));

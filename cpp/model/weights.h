@@ -2,7 +2,8 @@
 // cpp/layers), read from a model file with every shape checked against the config, and packed once
 // for the kernels (kernels/gemm.h): fp16/bf16/fp32 tensors become fp32 panels, int8 tensors (with
 // per-row scales, docs/model-format.md) stay int8, and int8 tensors in the file's kernel layout are
-// converted to the kernel's own panels without unpacking to rows. At load the query, key and value projections of
+// converted to the kernel's own panels without unpacking to rows (where they lie, when the bytes are
+// the parse's own). At load the query, key and value projections of
 // self-attention are fused into one [3D, D] product, cross-attention's key and value projections
 // into one [2D, D] product (converted together when the file stores their panels back to back, as
 // models/quantize.py writes them), an SSRU's W and W_f into one [2D, D] product, and 1/sqrt(Dk) is
@@ -87,11 +88,14 @@ struct TransformerWeights {
 
   const Embedding& target_embedding() const { return tgt_embed.empty() ? src_embed : tgt_embed; }
 
-  /// Reads every tensor the config calls for from `file`, parsed from `bytes`; nothing refers to
-  /// `bytes` once it returns. Raises Error(kModelFormat) for a missing tensor, a
+  /// Reads every tensor the config calls for from `file`, parsed from `bytes`. int8 tensors in the
+  /// kernel layout are converted where they lie when the caller gives the bytes up (`owned`; the
+  /// weights then keep them alive), else into new memory, and nothing refers to `bytes` once it
+  /// returns. Raises Error(kModelFormat) for a missing tensor, a
   /// shape that disagrees with the config, an unsupported dtype, an int8 tensor without its scales,
   /// a non-finite value, or a malformed shortlist or lexicon (LexicalShortlist::load, AlignmentLexicon::load).
-  static TransformerWeights load(const SafeTensors& file, const ModelConfig& config, const FileBytes& bytes);
+  static TransformerWeights load(const SafeTensors& file, const ModelConfig& config, const FileBytes& bytes,
+                                 bool owned);
 };
 
 }  // namespace crossattn

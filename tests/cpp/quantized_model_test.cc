@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <cstring>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -166,6 +168,25 @@ TEST(QuantizedModel, KernelLayoutTranslatesExactlyAsRowsAndReleasesTheFile) {
     const ModelFile file = ModelFile::parse(file_bytes, shared->size());
     EXPECT_EQ(shared.use_count(), readers);
   }
+}
+
+// Bytes the caller gives up (ModelFile::parse_owned, as a file read or the wasm loader's buffer):
+// the panels are converted where they lie, so the bytes change and the model keeps them, and the
+// translations are still those of the rows, bit for bit.
+TEST(QuantizedModel, OwnedKernelLayoutIsConvertedInPlace) {
+  const auto rows = testing::read_bytes(testing::int8_model_path());
+  const auto expected = translate_all(Translator::from_bytes(rows.data(), rows.size()));
+  const auto layout = kernel_layout(rows, true);
+  const OwnedFileBytes owned = copy_file_bytes(layout.data(), layout.size());
+  const auto got = translate_all(Translator::from_owned_bytes(owned, layout.size()));
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(got[i].target_ids, expected[i].target_ids) << i;
+    EXPECT_EQ(got[i].score, expected[i].score) << i;
+  }
+  const OwnedFileBytes again = copy_file_bytes(layout.data(), layout.size());
+  const ModelFile file = ModelFile::parse_owned(again, layout.size());
+  EXPECT_GT(again.use_count(), 1);  // the converted panels alias the bytes
+  EXPECT_NE(std::memcmp(again.get(), layout.data(), layout.size()), 0);
 }
 
 TEST(QuantizedModel, KernelLayoutWithTheWrongPanelShapeIsACleanError) {
