@@ -17,7 +17,9 @@
 // token at batch 1 in the decoder's order, each layer with its own weights, against its roofline
 // bound with the read bandwidth over a buffer of the whole step's weight bytes. Issue 19's goal is
 // this step at half its bound or better; npm run bench (bench/model.js) also turns the bound into a
-// ceiling on the tokens/s of decoding one token at a time with the whole output layer.
+// ceiling on the tokens/s of decoding one token at a time with the whole output layer. The step's
+// median batch is printed beside its fastest: a translation's tokens/s is an average over its whole
+// run, so the ratio of the two says how much of a ratio to the ceiling this host's contention takes.
 //
 //   kernels [--quick] [--d-model D] [--d-ff F] [--vocab V] [--decoder-layers L]
 //           (defaults 256, 512, 8000, 6)
@@ -48,8 +50,9 @@ using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 // register-only peak loops, so medians understate the products against their bounds. One product
 // timed in one process both ways (general-en-de's decode shapes, wasm, 2026-11-26): medians of 0.1 s batches
 // 26-38 GOP/s, the fastest of short batches 39-53 GOP/s; the peak loop's two agree within a few percent.
+// `all`, where given, receives every batch's seconds per call (a decode step's median, below).
 template <typename Fn>
-double seconds_per_call(Fn&& fn, double min_s, int batches) {
+double seconds_per_call(Fn&& fn, double min_s, int batches, std::vector<double>* all = nullptr) {
   const double batch_s = min_s / 5;
   int calls = 1;
   for (;;) {  // calibrate
@@ -64,6 +67,7 @@ double seconds_per_call(Fn&& fn, double min_s, int batches) {
     const auto t0 = Clock::now();
     for (int i = 0; i < calls; ++i) fn();
     const double s = std::chrono::duration<double>(Clock::now() - t0).count() / calls;
+    if (all != nullptr) all->push_back(s);
     if (r == 0 || s < best) best = s;
   }
   return best;
@@ -268,12 +272,24 @@ class DecodeStep {
   double weights_ = 0;
 };
 
+// Every batch's seconds per call of the decode step, over all rounds, fp32 and int8.
+struct StepBatches {
+  std::vector<double> f32, int8;
+};
+
+// The median of `seconds` (not empty), reordering it.
+double median(std::vector<double>& seconds) {
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
 // Measures the step once, as measure() does a shape (limits right before it, over a buffer of the
-// whole step's weights), and keeps the better figures in `best` (its f32, int8, limits).
-void measure_step(DecodeStep& step, double min_s, int batches, Timing& best) {
+// whole step's weights), keeps the better figures in `best` (its f32, int8, limits) and every
+// batch in `batches_seen`.
+void measure_step(DecodeStep& step, double min_s, int batches, Timing& best, StepBatches& batches_seen) {
   measure_limits(static_cast<size_t>(step.weights()), min_s, batches, best);
-  best.f32 = std::min(best.f32, seconds_per_call([&] { step.run(false); }, min_s, batches));
-  best.int8 = std::min(best.int8, seconds_per_call([&] { step.run(true); }, min_s, batches));
+  best.f32 = std::min(best.f32, seconds_per_call([&] { step.run(false); }, min_s, batches, &batches_seen.f32));
+  best.int8 = std::min(best.int8, seconds_per_call([&] { step.run(true); }, min_s, batches, &batches_seen.int8));
 }
 
 }  // namespace
@@ -312,9 +328,10 @@ int main(int argc, char** argv) {
   std::vector<Timing> best(shapes.size());
   DecodeStep step(d_model, d_ff, vocab, decoder_layers);
   Timing step_best;
+  StepBatches step_batches;
   for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < shapes.size(); ++i) measure(shapes[i], 1 + static_cast<unsigned>(i), min_s, batches, best[i]);
-    measure_step(step, min_s, batches, step_best);
+    measure_step(step, min_s, batches, step_best, step_batches);
   }
   std::vector<double> peaks;
   std::printf("{\n  \"shapes\": [\n");
@@ -341,10 +358,12 @@ int main(int argc, char** argv) {
   const Bound f32_bound = roofline(ops, 4.0 * step.weights(), t.peak, t.f32_read);
   const Bound int8_bound = roofline(ops, step.weights(), t.dot_peak, t.int8_read);
   std::printf("\n  ],\n  \"decode_step\": {\"decoder_layers\": %d, \"weights\": %.0f, \"f32_ms\": %.4f, \"int8_ms\": %.4f, "
+              "\"f32_median_ms\": %.4f, \"int8_median_ms\": %.4f, "
               "\"simd128_peak_gflops\": %.2f, \"dot_peak_gops\": %.2f, \"f32_read_gbps\": %.2f, \"int8_read_gbps\": %.2f, "
               "\"f32_bound\": \"%s\", \"f32_bound_ms\": %.4f, \"f32_fraction_of_bound\": %.2f, "
               "\"int8_bound\": \"%s\", \"int8_bound_ms\": %.4f, \"int8_fraction_of_bound\": %.2f},\n",
-              decoder_layers, step.weights(), t.f32 * 1e3, t.int8 * 1e3, t.peak, t.dot_peak, t.f32_read, t.int8_read,
+              decoder_layers, step.weights(), t.f32 * 1e3, t.int8 * 1e3, median(step_batches.f32) * 1e3,
+              median(step_batches.int8) * 1e3, t.peak, t.dot_peak, t.f32_read, t.int8_read,
               f32_bound.kind, f32_bound.seconds * 1e3, f32_bound.seconds / t.f32,
               int8_bound.kind, int8_bound.seconds * 1e3, int8_bound.seconds / t.int8);
   std::printf("  \"simd128_peak_gflops\": %.2f,\n  \"rounds\": %d\n}\n", peaks[peaks.size() / 2], rounds);

@@ -217,7 +217,11 @@ function comparePeers(results, passes, sentences) {
  * this run measured (peak loop or product). Both leave out what an engine may skip or that
  * is small: the second feed-forward matrices (a ReLU's zeros; both bounds scale with the weights),
  * attention itself, norms, the softmax. bench/kernels.cc's step is a self-attention decoder's.
- * @returns {{fp32_tokens_per_s: number, int8_tokens_per_s: number, source_tokens: number, target_tokens: number}}
+ * The step's times are its fastest batches; `*_step_median_vs_fastest` is its median batch over its
+ * fastest in the same run (absent from kernels output older than 2026-11-27), how much slower the
+ * step typically ran on this host than the ceiling assumes.
+ * @returns {{fp32_tokens_per_s: number, int8_tokens_per_s: number, source_tokens: number, target_tokens: number,
+ *   fp32_step_median_vs_fastest?: number, int8_step_median_vs_fastest?: number}}
  */
 function decodeCeiling(config, wasmKernels, passes, results) {
   const step = wasmKernels.decode_step;
@@ -235,6 +239,10 @@ function decodeCeiling(config, wasmKernels, passes, results) {
     int8_tokens_per_s: ceilingTokensPerS(Math.min(step.int8_bound_ms, step.int8_ms),
                                          1e9 * Math.max(fastest('dot_peak_gops'), fastest('int8_gops'))),
     source_tokens: sourceTokens, target_tokens: targetTokens,
+    ...(step.int8_median_ms !== undefined && {
+      fp32_step_median_vs_fastest: ratio(step.f32_median_ms, step.f32_ms),
+      int8_step_median_vs_fastest: ratio(step.int8_median_ms, step.int8_ms),
+    }),
   };
 }
 

@@ -68,11 +68,26 @@ function ceilingNotes(section) {
       `int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it.`,
     `Ceiling: greedy decoding one sentence at a time with the whole output layer passes neither ${section.ceiling.fp32_tokens_per_s} tokens/s in fp32 nor ${section.ceiling.int8_tokens_per_s} in int8 on this machine: these sentences' ${section.ceiling.target_tokens} target tokens each take at least the step's bound (or the step's time, where shorter), their ${section.ceiling.source_tokens} source tokens the encoder's and cross-attention's key and value products at the fastest rate measured here, even with the second feed-forward matrices, attention and the rest free.`,
   ];
+  notes.push(...contentionNote(section));
   for (const [name, b] of Object.entries(section.bars)) {
     if (b.ceiling === undefined) continue;
     notes.push(`${name}: the ceiling is ${b.ceiling}x the same peer${b.ceiling < b.bar ? `, below the bar of ${b.bar}: no engine meets that bar here without a shortlist` : ''}.`);
   }
   return notes.flatMap((n) => [n, '']).slice(0, -1);
+}
+
+/**
+ * How much of the distance to the ceiling this host's contention takes: the ceiling counts the decode
+ * step's fastest batches, a translation's tokens/s averages its whole run, so the step's median batch
+ * (bench/kernels.cc, the same run) says how the same ratios read against the step as it typically ran.
+ * None for kernels output without the median.
+ */
+function contentionNote({ ceiling, bars }) {
+  if (ceiling.int8_step_median_vs_fastest === undefined) return [];
+  const against = (bar, factor) => (bars[bar] ? `, so ${bar} would read about ${(bars[bar].value * factor).toFixed(2)} against the step's median` : '');
+  return [`Contention: in the same kernels run the decode step's median batch took ${ceiling.int8_step_median_vs_fastest}x its fastest in int8` +
+    `${against('int8_tokens_vs_ceiling', ceiling.int8_step_median_vs_fastest)}, and ${ceiling.fp32_step_median_vs_fastest}x in fp32` +
+    `${against('fp32_tokens_vs_ceiling', ceiling.fp32_step_median_vs_fastest)}. The bars count the fastest: on a host shared with other work, no engine's whole run is as fast as its step's fastest batch.`];
 }
 
 /** One model's section of performance.md. */
