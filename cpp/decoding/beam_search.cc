@@ -55,6 +55,8 @@ struct BeamSearch::Sentence {
   std::vector<int> columns;  // [n_i] the shortlist column of each; empty when they are all its columns
   std::unique_ptr<TokenSelector> selector;  // its own, so that a sampler's draws do not depend on the batch
   std::vector<DecoderState> slots;  // [beam_size]
+  std::vector<int> fed;             // [beam_size] the node each slot was last fed (its cache rows hold that
+                                    // node's path), -1 before any
   std::vector<Node> nodes;
   std::vector<Live> live;          // best first
   std::vector<Finished> finished;  // best first, at most beam_size
@@ -68,6 +70,14 @@ struct BeamSearch::Sentence {
     for (; count < n && nodes[node].depth > 0; node = nodes[node].parent) out[n - 1 - count++] = nodes[node].token;
     std::copy(out.end() - count, out.end(), out.begin());
     return count;
+  }
+
+  // The deepest common ancestor of nodes a and b.
+  int ancestor(int a, int b) const {
+    while (nodes[a].depth > nodes[b].depth) a = nodes[a].parent;
+    while (nodes[b].depth > nodes[a].depth) b = nodes[b].parent;
+    while (a != b) a = nodes[a].parent, b = nodes[b].parent;
+    return a;
   }
 
   // The target ids from the root to `node` [T].
@@ -129,6 +139,7 @@ BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> enco
     s.probes = std::make_unique<ProbeRecords>(c.decoder_layers, c.n_heads, s.src_len, probes.attention, probes.residual);
     s.selector = make_selector(options);
     s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
+    s.fed.assign(options.beam_size, -1);
     s.nodes.push_back({-1, c.decoder_start_id, 0, 0.0f, -1});
     s.live.push_back({0, 0, 0.0f});
   }
@@ -176,6 +187,7 @@ int BeamSearch::collect_rows() {
       Node& node = s.nodes[s.live[b].node];
       node.record = first + static_cast<int>(b);
       rows_.push_back(&s.slots[s.live[b].slot]);
+      s.fed[s.live[b].slot] = s.live[b].node;
       tokens_.push_back(node.token);
       weight_rows_.push_back(s.probes->attention(node.record));
       residual_rows_.push_back(s.probes->residual(node.record));
@@ -285,7 +297,9 @@ void BeamSearch::extend(Sentence& s) {
 }
 
 // Slot bookkeeping: the first extension of a hypothesis keeps its parent's DecoderState slot, the
-// others take the slots of hypotheses without extensions and copy the parent's prefix.
+// others take the slots of hypotheses without extensions and copy the parent's prefix, past the
+// rows the slot already holds: those of the deepest common ancestor of the parent and the node the
+// slot was fed last (beams mostly differ in their last few tokens).
 void BeamSearch::assign_slots(Sentence& s) {
   claimed_.assign(options_.beam_size, 0);
   homeless_.clear();
@@ -296,7 +310,10 @@ void BeamSearch::assign_slots(Sentence& s) {
   for (int slot = 0, i = 0; i < static_cast<int>(homeless_.size()); ++slot) {
     if (claimed_[slot]) continue;
     Live& h = s.live[homeless_[i++]];
-    s.slots[slot].assign_prefix(s.slots[h.slot]);
+    const int parent = s.fed[h.slot];
+    const int shared_rows = s.fed[slot] < 0 ? 0 : s.nodes[s.ancestor(s.fed[slot], parent)].depth + 1;
+    s.slots[slot].assign_prefix(s.slots[h.slot], shared_rows);
+    s.fed[slot] = parent;
     h.slot = slot;
   }
 }
@@ -321,15 +338,9 @@ std::vector<int> BeamSearch::settled(int sentence) const {
   const Sentence& s = sentences_[sentence];
   if (s.stopped) return s.path(s.finished.front().node);
   // The deepest common ancestor of the live hypotheses and the best finished one.
-  auto ancestor = [&](int a, int b) {
-    while (s.nodes[a].depth > s.nodes[b].depth) a = s.nodes[a].parent;
-    while (s.nodes[b].depth > s.nodes[a].depth) b = s.nodes[b].parent;
-    while (a != b) a = s.nodes[a].parent, b = s.nodes[b].parent;
-    return a;
-  };
   int common = s.live.front().node;
-  for (const Live& h : s.live) common = ancestor(common, h.node);
-  if (!s.finished.empty()) common = ancestor(common, s.finished.front().node);
+  for (const Live& h : s.live) common = s.ancestor(common, h.node);
+  if (!s.finished.empty()) common = s.ancestor(common, s.finished.front().node);
   return s.path(common);
 }
 

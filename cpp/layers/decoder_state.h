@@ -32,12 +32,16 @@ struct DecoderState {
   }
 
   /// Makes this state continue `from`'s prefix (beam search, when a hypothesis takes over another's
-  /// slot): copies its length and the first `length` cache rows of each layer, or its SSRU cell
-  /// states. Both states must come from the same start() (same capacity and memory). Allocates nothing.
-  void assign_prefix(const DecoderState& from) {
+  /// slot): copies its length and cache rows [shared_rows, length) of each layer, or its SSRU cell
+  /// states. The first `shared_rows` rows (clamped to [0, from.length]) must already be from's: those
+  /// of a common prefix, which beam search computes once and copies, so they are the same bits. Both
+  /// states must come from the same start() (same capacity and memory). Allocates nothing.
+  void assign_prefix(const DecoderState& from, int shared_rows = 0) {
     const std::size_t row = 2 * static_cast<std::size_t>(d_model), layer = capacity * row;
+    const std::size_t first = static_cast<std::size_t>(std::clamp(shared_rows, 0, from.length)) * row;
     for (std::size_t offset = 0; offset < self_kv.size(); offset += layer) {
-      std::copy_n(from.self_kv.data() + offset, from.length * row, self_kv.data() + offset);
+      std::copy(from.self_kv.data() + offset + first, from.self_kv.data() + offset + from.length * row,
+                self_kv.data() + offset + first);
     }
     std::copy(from.ssru_cell.begin(), from.ssru_cell.end(), ssru_cell.begin());
     length = from.length;

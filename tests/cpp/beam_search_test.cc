@@ -133,6 +133,34 @@ TEST(BeamSearch, AWideEnoughBeamFindsTheExhaustiveRanking) {
   }
 }
 
+// A hypothesis taking over another's slot copies only the cache rows past those the two prefixes
+// share (beam search passes one past the depth of their deepest common ancestor); the shared rows
+// stay as they are, and a count past the prefix copies nothing.
+TEST(DecoderState, AssignPrefixCopiesOnlyTheRowsPastTheSharedOnes) {
+  const int layers = 2, capacity = 5, row = 4;  // d_model 2: a key and a value of 2 each per row
+  DecoderState from, to, untouched;
+  for (DecoderState* s : {&from, &to, &untouched}) {
+    s->d_model = 2;
+    s->capacity = capacity;
+    s->self_kv.assign(static_cast<size_t>(layers) * capacity * row, 0.0f);
+  }
+  for (size_t i = 0; i < from.self_kv.size(); ++i) from.self_kv[i] = 1.0f + static_cast<float>(i);
+  from.length = 4;
+  to.assign_prefix(from, 2);
+  untouched.assign_prefix(from, 9);
+  EXPECT_EQ(to.length, 4);
+  EXPECT_EQ(untouched.length, 4);
+  for (int l = 0; l < layers; ++l) {
+    for (int t = 0; t < capacity; ++t) {
+      for (int k = 0; k < row; ++k) {
+        const size_t i = (static_cast<size_t>(l) * capacity + t) * row + k;
+        EXPECT_EQ(to.self_kv[i], t >= 2 && t < 4 ? from.self_kv[i] : 0.0f) << "layer " << l << ", row " << t;
+        EXPECT_EQ(untouched.self_kv[i], 0.0f);
+      }
+    }
+  }
+}
+
 TEST(BeamSearch, BeamSizeOneIsGreedy) {
   const Transformer model = random_model(7);
   const ModelConfig& c = model.config();
