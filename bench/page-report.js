@@ -57,7 +57,7 @@ export function replacePageSection(markdown, section) {
   const start = markdown.indexOf(PAGE_HEADING);
   if (start >= 0) {
     const next = markdown.indexOf('\n## ', start + PAGE_HEADING.length);
-    return markdown.slice(0, start) + section + (next >= 0 ? markdown.slice(next + 1) : '');
+    return markdown.slice(0, start) + section + (next >= 0 ? `\n${markdown.slice(next + 1)}` : '');
   }
   const first = markdown.indexOf('\n## ');
   return first >= 0 ? `${markdown.slice(0, first + 1)}${section}\n${markdown.slice(first + 1)}` : `${markdown}\n${section}`;

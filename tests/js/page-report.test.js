@@ -32,4 +32,5 @@ test('the section goes before the first model section, and a later run replaces 
   expect(twice).toMatch(/\| 3000 \| 1000 \|/);
   expect(twice).not.toMatch(/\| 4000 \| 1500 \|/);
   expect(twice.endsWith('## general-en-de\n\nTable.\n')).toBe(true);
+  expect(twice).toMatch(/as above\.\n\n## general-en-de/);  // a blank line before the next section, replaced or not
 });
