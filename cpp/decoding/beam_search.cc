@@ -138,7 +138,9 @@ BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> enco
     s.src_len = static_cast<int>(encoder_outs[i]->rows());
     s.probes = std::make_unique<ProbeRecords>(c.decoder_layers, c.n_heads, s.src_len, probes.attention, probes.residual);
     s.selector = make_selector(options);
-    s.slots.assign(options.beam_size, model.start(*encoder_outs[i], max_lengths[i]));
+    s.slots.reserve(options.beam_size);
+    s.slots.push_back(model.start(*encoder_outs[i], max_lengths[i]));
+    while (static_cast<int>(s.slots.size()) < options.beam_size) s.slots.push_back(s.slots.front().sibling());
     s.fed.assign(options.beam_size, -1);
     s.nodes.push_back({-1, c.decoder_start_id, 0, 0.0f, -1});
     s.live.push_back({0, 0, 0.0f});

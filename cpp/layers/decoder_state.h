@@ -31,6 +31,20 @@ struct DecoderState {
     return cross_kv->data() + static_cast<std::size_t>(layer) * src_len * 2 * d_model;
   }
 
+  /// A state for another hypothesis of the same sentence, as start() made this one (beam search's
+  /// slots): the same capacity and cross-attention memory (shared, not copied), an empty cache of its
+  /// own, zero SSRU cell states. Copies none of this state's cache.
+  DecoderState sibling() const {
+    DecoderState s;
+    s.d_model = d_model;
+    s.src_len = src_len;
+    s.capacity = capacity;
+    s.self_kv.resize(self_kv.size());
+    s.ssru_cell.resize(ssru_cell.size());
+    s.cross_kv = cross_kv;
+    return s;
+  }
+
   /// Makes this state continue `from`'s prefix (beam search, when a hypothesis takes over another's
   /// slot): copies its length and cache rows [shared_rows, length) of each layer, or its SSRU cell
   /// states. The first `shared_rows` rows (clamped to [0, from.length]) must already be from's: those
