@@ -28,7 +28,8 @@ check_node() {
   fi
 }
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's heading says how long this run has taken so far (CI's budget is 30 minutes).
+step() { printf '\n== %s (%d min %02d s in)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 # A build step runs only when something it reads has changed since it last succeeded, so that a
 # second start with nothing changed serves in about a second. Its stamp (build/NAME.stamp) is dated
