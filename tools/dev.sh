@@ -165,7 +165,7 @@ run_tests() {
 
   training_smoke_runs
 
-  step "fuzzing (libFuzzer, ASan, UBSan; SentencePiece instrumented too): 60 s per harness from the smoke model and its seeds (docs/reliability.md)"
+  step "fuzzing (libFuzzer, ASan, UBSan; SentencePiece instrumented too): 60 s per harness, the two at once, from the smoke model and its seeds (docs/reliability.md)"
   spm_src=$(ls -d "$PWD"/.cache/sentencepiece/sentencepiece-*/ | head -n 1)
   bash tools/stale-cmake-cache.sh build/fuzz
   CXX=clang++ cmake -S . -B build/fuzz -DCROSSATTN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -173,10 +173,20 @@ run_tests() {
   cmake --build build/fuzz -j"$(nproc)"
   mkdir -p build/fuzz/corpus/model build/fuzz/corpus/text
   cp build/smoke/smoke.crossattn build/smoke/smoke.int8.crossattn build/fuzz/corpus/model/
+  # Each harness is one process on one core: on two cores both run at once, in the minute one took.
   build/fuzz/tests/fuzz/model_file_fuzzer build/fuzz/corpus/model \
-    -seed=1 -max_total_time=60 -rss_limit_mb=4096 -print_final_stats=1 2>&1 | tail -12
+    -seed=1 -max_total_time=60 -rss_limit_mb=4096 -print_final_stats=1 > build/fuzz/model_file_fuzzer.log 2>&1 &
+  local model_fuzzer=$! model_rc=0 text_rc=0
   CROSSATTN_FUZZ_MODEL=$PWD/build/smoke/smoke.crossattn build/fuzz/tests/fuzz/translate_fuzzer build/fuzz/corpus/text \
-    tests/fuzz/seeds/text -seed=1 -max_total_time=60 -max_len=512 -print_final_stats=1 2>&1 | tail -12
+    tests/fuzz/seeds/text -seed=1 -max_total_time=60 -max_len=512 -print_final_stats=1 > build/fuzz/translate_fuzzer.log 2>&1 \
+    || text_rc=$?
+  wait "$model_fuzzer" || model_rc=$?
+  tail -12 build/fuzz/model_file_fuzzer.log
+  tail -12 build/fuzz/translate_fuzzer.log
+  if [ "$model_rc" != 0 ] || [ "$text_rc" != 0 ]; then
+    echo "a fuzzer failed (model_file_fuzzer: exit $model_rc, translate_fuzzer: exit $text_rc); its log is above" >&2
+    exit 1
+  fi
 
   step "JS tests (Vitest): the wasm engine in Node"
   npx vitest run --config tests/js/vitest.config.js
@@ -186,8 +196,8 @@ run_tests() {
   step "npm pack as a publisher runs it: prepack runs npm run build, then the core package is packed"
   npm pack --dry-run > /dev/null
 
-  step "benchmark smoke run (100 sentences, 1 run, an fp32 and a shipped int8 model; docs/performance.md comes from a full npm run bench)"
-  node bench/run.js --quick --out build/bench/quick \
+  step "benchmark smoke run (40 sentences, 1 run, an fp32 and a shipped int8 model; docs/performance.md comes from a full npm run bench)"
+  node bench/run.js --quick --sentences 40 --out build/bench/quick \
     --model models/multi30k-en-de/multi30k-en-de.crossattn --model models/general-en-de/general-en-de.int8.crossattn
   step "threads benchmark smoke run (10 sentences, 1 run, Chromium; docs/threads.md comes from a full npm run bench:threads)"
   node bench/threads.js --sentences 10 --runs 1 --out build/bench/quick
