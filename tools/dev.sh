@@ -188,8 +188,9 @@ run_tests() {
     exit 1
   fi
 
-  step "JS tests (Vitest): the wasm engine in Node"
-  npx vitest run --config tests/js/vitest.config.js
+  step "JS tests (Vitest): the wasm engine in Node, two files at a time; then dev-serve.test.js alone (its bar is a time)"
+  npx vitest run --config tests/js/vitest.config.js --exclude tests/js/dev-serve.test.js
+  npx vitest run --config tests/js/vitest.config.js tests/js/dev-serve.test.js
   step "end-to-end (playwright-core + chromium): the demo page"
   npx vitest run --config tests/e2e/vitest.config.js
 

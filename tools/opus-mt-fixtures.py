@@ -35,6 +35,7 @@ use_cache_branch is not an input; transformers.js feeds only the inputs a sessio
 (transformers.js src/models/modeling_utils.js decoder_forward, `pick(new_model_inputs, session.inputNames)`).
 """
 import argparse
+import fcntl
 import hashlib
 import json
 import math
@@ -410,15 +411,12 @@ def stamp_of():
     return h.hexdigest()
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    stamp_path, stamp = os.path.join(args.out, "stamp.json"), stamp_of()
+def make_fixtures(out):
+    stamp_path, stamp = os.path.join(out, "stamp.json"), stamp_of()
     if os.path.exists(stamp_path) and json.load(open(stamp_path)).get("sha256") == stamp:
-        print(f"{args.out}: up to date")
+        print(f"{out}: up to date")
         return
-    shutil.rmtree(args.out, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
     import sentencepiece as spm
 
     ckpt = torch.load(WEIGHTS, map_location="cpu")
@@ -429,13 +427,26 @@ def main():
     vocab = pieces + ["<pad>"]  # add_to_vocab_(vocab, ["<pad>"])
     pad = len(vocab) - 1
     state = hf_state(weights, c, rows)
-    write_hf(os.path.join(args.out, "hf", "opus-mt-en-de"), c, ckpt["spm"], state, vocab, config=hf_config(c, len(vocab), pad))
+    write_hf(os.path.join(out, "hf", "opus-mt-en-de"), c, ckpt["spm"], state, vocab, config=hf_config(c, len(vocab), pad))
     sep, source_vocab = separate_state(state, vocab)
-    write_hf(os.path.join(args.out, "hf-separate", "opus-mt-en-de"), c, ckpt["spm"], sep, source_vocab, target_vocab=vocab,
+    write_hf(os.path.join(out, "hf-separate", "opus-mt-en-de"), c, ckpt["spm"], sep, source_vocab, target_vocab=vocab,
              config=hf_config(c, len(source_vocab), pad, decoder_vocab_size=len(vocab), shared=False))
-    write_xenova(os.path.join(args.out, "xenova", "opus-mt-en-de"), c, sp, state, vocab, hf_config(c, len(vocab), pad))
+    write_xenova(os.path.join(out, "xenova", "opus-mt-en-de"), c, sp, state, vocab, hf_config(c, len(vocab), pad))
     dump({"sha256": stamp}, stamp_path)
-    print(f"wrote {args.out}: hf, hf-separate, xenova (vocab {len(vocab)}, pad {pad})")
+    print(f"wrote {out}: hf, hf-separate, xenova (vocab {len(vocab)}, pad {pad})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    # Test files that run at once may each ask for the fixtures: one makes them while the others wait
+    # on the lock beside the folder, then find them up to date.
+    with open(out + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        make_fixtures(out)
 
 
 if __name__ == "__main__":
