@@ -12,6 +12,8 @@ writes, under --out (skipped when --out/stamp.json already names this script's a
                               zero embedding row and a zero logit bias (add_to_vocab_, add_emb_entries),
                               pad = decoder start; model.safetensors in HF's names, fp32; config.json with
                               MarianConfig's fields; generation_config.json; source.spm, target.spm.
+  hf-pytorch/opus-mt-en-de/   the same folder with pytorch_model.bin (torch.save of the state dict, the tied
+                              embedding under its four names sharing one storage) instead of model.safetensors.
   hf-separate/opus-mt-en-de/  the same function with separate vocabularies (share_encoder_decoder_embeddings
                               false): the source vocabulary numbers the pieces in reverse and has 5 pieces the
                               SentencePiece model never produces, so vocab_size (source) 8004 differs from
@@ -35,6 +37,7 @@ use_cache_branch is not an input; transformers.js feeds only the inputs a sessio
 (transformers.js src/models/modeling_utils.js decoder_forward, `pick(new_model_inputs, session.inputNames)`).
 """
 import argparse
+import collections
 import fcntl
 import hashlib
 import json
@@ -138,6 +141,19 @@ def write_hf(out, c, spm_bytes, state, vocab, target_vocab=None, config=None):
     dump({"source_lang": "en", "target_lang": "de", "separate_vocabs": target_vocab is not None,
           "model_max_length": 512, "tokenizer_class": "MarianTokenizer", "eos_token": "</s>",
           "unk_token": "<unk>", "pad_token": "<pad>"}, os.path.join(out, "tokenizer_config.json"))
+
+
+def write_pytorch(hf_folder, out, state):
+    """The HF folder with pytorch_model.bin instead of model.safetensors, as transformers < 4.35 saved
+    OPUS-MT models (torch.save of the state dict, zip serialization): the embedding is one tensor under
+    the three names that share it (model.shared, the encoder's and the decoder's embed_tokens) and the
+    output layer (lm_head), as MarianMTModel ties them, so they share one storage in the archive."""
+    shutil.copytree(hf_folder, out, ignore=shutil.ignore_patterns("model.safetensors"))
+    tied = dict(state)
+    emb = state["model.shared.weight"]
+    for name in ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight", "lm_head.weight"):
+        tied[name] = emb
+    torch.save(collections.OrderedDict(tied), os.path.join(out, "pytorch_model.bin"))
 
 
 # --- PyTorch modules named as HF's MarianMTModel (modeling_marian.py), for torch.onnx ---------------------
@@ -428,12 +444,13 @@ def make_fixtures(out):
     pad = len(vocab) - 1
     state = hf_state(weights, c, rows)
     write_hf(os.path.join(out, "hf", "opus-mt-en-de"), c, ckpt["spm"], state, vocab, config=hf_config(c, len(vocab), pad))
+    write_pytorch(os.path.join(out, "hf", "opus-mt-en-de"), os.path.join(out, "hf-pytorch", "opus-mt-en-de"), state)
     sep, source_vocab = separate_state(state, vocab)
     write_hf(os.path.join(out, "hf-separate", "opus-mt-en-de"), c, ckpt["spm"], sep, source_vocab, target_vocab=vocab,
              config=hf_config(c, len(source_vocab), pad, decoder_vocab_size=len(vocab), shared=False))
     write_xenova(os.path.join(out, "xenova", "opus-mt-en-de"), c, sp, state, vocab, hf_config(c, len(vocab), pad))
     dump({"sha256": stamp}, stamp_path)
-    print(f"wrote {out}: hf, hf-separate, xenova (vocab {len(vocab)}, pad {pad})")
+    print(f"wrote {out}: hf, hf-pytorch, hf-separate, xenova (vocab {len(vocab)}, pad {pad})")
 
 
 def main():

@@ -32,6 +32,21 @@ export interface OptionFault {
 }
 /** A model or wasm file could not be read or fetched: missing, unreachable, not a file, or too large. */
 export class LoadError extends CrossattnError {}
+/** Why a download failed (DownloadError.reason). */
+export type DownloadFailure = 'not-found' | 'no-model' | 'connection' | 'integrity' | 'http';
+
+/**
+ * A model could not be downloaded by name: 'not-found' (the repository, revision or file does not
+ * exist), 'no-model' (the repository holds no model crossattn converts), 'connection' (the server
+ * could not be reached, or the connection dropped, after retries; offline with nothing kept),
+ * 'integrity' (the bytes differ from the size or hash the server announced), 'http' (another
+ * status, or a file too large). Nothing is kept in the cache after it.
+ */
+export class DownloadError extends LoadError {
+  constructor(message: string, readonly reason: DownloadFailure, readonly url?: string, readonly file?: string, readonly status?: number) {
+    super(message);
+  }
+}
 /** The model file is truncated, corrupt or inconsistent with its config. */
 export class ModelFormatError extends CrossattnError {}
 /** Text or an option the engine cannot take (not UTF-8, max length out of range, ...). */

@@ -14,10 +14,12 @@ export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec,
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
+export type { HubOptions, HubSource } from './hub/hub-model.js';
 export {
   CancelledError,
   CrossattnError,
   DisposedError,
+  DownloadError,
   WorkerError,
   InputTooLongError,
   InvalidInputError,
@@ -26,4 +28,4 @@ export {
   OutOfMemoryError,
   TokenizerError,
 } from './errors.js';
-export type { OptionFault } from './errors.js';
+export type { DownloadFailure, OptionFault } from './errors.js';

@@ -4,8 +4,11 @@ import { InvalidInputError, LoadError } from './errors.js';
 /** Bytes of a model or wasm file: given directly, or a URL, or a file path in Node. */
 export type ByteSource = string | URL | ArrayBuffer | Uint8Array;
 
-/** Called while a download progresses: bytes so far and the total (0 when the server gives none). */
-export type ProgressCallback = (loadedBytes: number, totalBytes: number) => void;
+/**
+ * Called while a download progresses: bytes so far and the total (0 when the server gives none);
+ * `file` names the file when a model comes as several (a Hub repository's, by its path there).
+ */
+export type ProgressCallback = (loadedBytes: number, totalBytes: number, file?: string) => void;
 
 const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 

@@ -6,6 +6,7 @@ import type { SearchOptions, StreamOptions } from './search.js';
 import type { TableOutputOptions } from './options.generated.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
 import type { ProgressCallback } from './sources.js';
+import type { HubOptions } from './hub/hub-model.js';
 import type { CopyThroughReport } from './copy-through.js';
 
 export type { Hypothesis };
@@ -25,8 +26,10 @@ export interface LoadOptions {
    * on those (Translator.threads). @throws InvalidInputError (from load) for another value.
    */
   threads?: ThreadsOption;
-  /** Progress of the model download, in bytes. */
+  /** Progress of the model download, in bytes (with the file's name for a model by name). */
   onProgress?: ProgressCallback;
+  /** How a model named by its Hub id is fetched and kept (Node): endpoint, cache folder, q8 ONNX files, float32. */
+  hub?: HubOptions;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop,
 } from './search.js';
 import { loadModel } from './engine.js';
+import { hubSource } from './hub/hub-source.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
 import type { ByteSource } from './sources.js';
 import { planLongInput } from './long-input.js';
@@ -65,11 +66,19 @@ export class Translator {
    * Loads a model file (bytes, a URL, or a file path in Node) into a fresh WebAssembly instance,
    * reading it straight into the instance's memory. Nothing is fetched at import time; this fetches
    * the wasm (once per source, prepareEngine) and the model it is given.
-   * @throws LoadError when either file cannot be read; ModelFormatError for a damaged model file;
-   *   TokenizerError for a bad tokenizer inside it.
+   *
+   * In Node, a Hugging Face Hub id (`'Helsinki-NLP/opus-mt-en-fr'`, `'Xenova/opus-mt-en-fr@main'`)
+   * that is not an existing path loads that repository's model: its files are downloaded from
+   * `options.hub.endpoint` (default HF_ENDPOINT, else https://huggingface.co), converted to int8
+   * (`hub.float32` keeps float32) and kept in `$XDG_CACHE_HOME/crossattn`, so a second load makes
+   * no request (docs/convert.md, "Models by name").
+   * @throws LoadError when either file cannot be read; DownloadError when a model by name cannot be
+   *   downloaded; ConvertError when its files do not convert; ModelFormatError for a damaged model
+   *   file; TokenizerError for a bad tokenizer inside it.
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
-    const { engine, translator, threads, metadata } = await loadModel(model, options);
+    const source = await hubSource(model, { onProgress: options.onProgress, ...options.hub });
+    const { engine, translator, threads, metadata } = await loadModel(source, options);
     return new Translator(engine, translator, threads, metadata);
   }
 

@@ -1,9 +1,9 @@
 /**
  * Hugging Face MarianMT folder (OPUS-MT, e.g. Helsinki-NLP/opus-mt-en-de) -> crossattn model.
  *
- * Files read: config.json (MarianConfig), model.safetensors (F32, F16 or BF16), vocab.json (the
- * source vocabulary, and the target one unless share_encoder_decoder_embeddings is false, when
- * target_vocab.json is), source.spm and target.spm (SentencePiece models that cut text into pieces;
+ * Files read: config.json (MarianConfig), model.safetensors (F32, F16 or BF16) or else pytorch_model.bin
+ * (torch.save's archive: pytorch.ts), vocab.json (the source vocabulary, and the target one unless
+ * share_encoder_decoder_embeddings is false, when target_vocab.json is), source.spm and target.spm (SentencePiece models that cut text into pieces;
  * vocab.json numbers the pieces: transformers tokenization_marian.py MarianTokenizer). The tensors
  * keep their values and dtype (BF16 widened to F32) under our names (marian-hf-weights.ts); the
  * function is MarianMTModel's (marian-hf-config.ts).
@@ -21,13 +21,10 @@ import { readBytes, readJson, sameTensor } from './files.js';
 import { crossattnConfig, identify, readMarianConfig, type MarianConfigJson } from './marian-hf-config.js';
 import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR, readVocabJson } from './marian-hf-weights.js';
 import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
+import { readPytorch } from './pytorch.js';
 import { readSafetensors } from './safetensors.js';
 import { readSentencePieceVocab } from './sentencepiece-pieces.js';
 import { withEmptyUnkSurface, withUserDefinedPieces } from './sentencepiece-model.js';
-
-/** The command that rewrites a pytorch_model.bin-only folder with model.safetensors, where Python transformers is installed. */
-export const TO_SAFETENSORS = `python3 -c "import sys; from transformers import MarianMTModel; ` +
-  `MarianMTModel.from_pretrained(sys.argv[1]).save_pretrained(sys.argv[1], safe_serialization=True)" FOLDER`;
 
 /** Picks and renames the embeddings, output layer and bias; returns whether the output layer is tied. */
 function embeddings(hf: Map<string, Tensor>, shared: boolean, file: string, out: Map<string, Tensor>): boolean {
@@ -84,26 +81,27 @@ function checkRows(tensors: Map<string, Tensor>, pairs: [string, string[], strin
   }
 }
 
+/** The folder's weights: model.safetensors, else pytorch_model.bin (torch.save's zip of pickle, pytorch.ts). */
+function readWeights(folder: string): { path: string; tensors: Map<string, Tensor> } {
+  const safetensorsPath = join(folder, 'model.safetensors'), pytorchPath = join(folder, 'pytorch_model.bin');
+  if (existsSync(safetensorsPath)) return { path: safetensorsPath, tensors: readSafetensors(safetensorsPath).tensors };
+  if (existsSync(pytorchPath)) return { path: pytorchPath, tensors: readPytorch(readBytes(pytorchPath), pytorchPath) };
+  throw new ConvertError(safetensorsPath, 'file', 'missing: the folder needs it, or pytorch_model.bin');
+}
+
 /**
  * Converts the MarianMT folder at `folder`.
- * @throws ConvertError naming the file and field: a missing file (pytorch_model.bin alone: with the
- *   command that writes model.safetensors), another model_type or architecture, vocabulary sizes that
- *   disagree with config.json or the weights, a tensor MarianMTModel lacks or one that is missing.
+ * @throws ConvertError naming the file and field: a missing file, another model_type or architecture,
+ *   vocabulary sizes that disagree with config.json or the weights, a tensor MarianMTModel lacks or one that is missing.
  */
 export async function convertHuggingFace(folder: string, options: ConvertOptions): Promise<ConvertedModel> {
   const configPath = join(folder, 'config.json');
   const c = readMarianConfig(readJson<MarianConfigJson>(configPath, 'config'), configPath);
-  const weightsPath = join(folder, 'model.safetensors');
-  if (!existsSync(weightsPath)) {
-    const hint = existsSync(join(folder, 'pytorch_model.bin'))
-      ? `missing: the folder has only pytorch_model.bin, which crossattn does not read (a Python pickle); write model.safetensors with ${TO_SAFETENSORS}`
-      : 'missing: the folder needs it';
-    throw new ConvertError(weightsPath, 'file', hint);
-  }
+  const { path: weightsPath, tensors: hfTensors } = readWeights(folder);
   const shared = c.share_encoder_decoder_embeddings !== false;
   const vocab = readVocabJson(join(folder, 'vocab.json'));
   const targetVocab = shared ? vocab : readVocabJson(join(folder, 'target_vocab.json'));
-  const { tensors, tied } = tensorsOf(readSafetensors(weightsPath).tensors, c, weightsPath);
+  const { tensors, tied } = tensorsOf(hfTensors, c, weightsPath);
   checkRows(tensors, shared ? [['shared.weight', vocab, 'vocab.json']] : [['encoder.embed_tokens.weight', vocab, 'vocab.json'],
     ['decoder.embed_tokens.weight', targetVocab, 'target_vocab.json']], weightsPath);
   const tokenizerConfigPath = join(folder, 'tokenizer_config.json');

@@ -11,7 +11,7 @@ import type { Tensor } from './model-file.js';
 const ELEMENT_SIZE: Record<string, number> = { F32: 4, F16: 2, BF16: 2, I8: 1, U8: 1, I32: 4, I64: 8, F64: 8 };
 
 /** bfloat16 bits [n] -> float32 [n]: the 16 bits are the top half of the float32. */
-function bf16ToF32(bits: Uint16Array): Float32Array {
+export function bf16ToF32(bits: Uint16Array): Float32Array {
   const out = new Uint32Array(bits.length);
   for (let i = 0; i < bits.length; i++) out[i] = bits[i] << 16;
   return new Float32Array(out.buffer);

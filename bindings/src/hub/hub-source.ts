@@ -1,0 +1,30 @@
+/**
+ * Translator.load's reading of a model name: in Node, a string that is a Hub id (`owner/name`,
+ * `owner/name@revision`, hub-id.ts) and not an existing path is fetched, converted and kept by
+ * hub-model.ts, and the kept file is loaded. Everything else is a ByteSource as before.
+ */
+import type { ByteSource } from '../sources.js';
+import type { HubOptions } from './hub-model.js';
+import { parseHubId } from './hub-id.js';
+
+const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+/** The package's version, recorded in converted files (read once, in Node only). */
+async function packageVersion(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * `model`, or for a Hub id in Node the path of its converted file (downloaded and converted on first use).
+ * @throws DownloadError or ConvertError as fetchHubModel.
+ */
+export async function hubSource(model: ByteSource, options: HubOptions = {}): Promise<ByteSource> {
+  if (typeof model !== 'string' || !isNode) return model;
+  const ref = parseHubId(model);
+  if (ref === null) return model;
+  const { existsSync } = await import('node:fs');
+  if (existsSync(model)) return model;
+  const { fetchHubModel } = await import('./hub-model.js');
+  return fetchHubModel(ref, options, await packageVersion());
+}
