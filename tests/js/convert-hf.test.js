@@ -160,11 +160,15 @@ describe('bad folders are a ConvertError naming the file and field, and nothing 
     await rejects(variant('no-target-vocab', (d) => rmSync(join(d, 'target_vocab.json')), HF_SEPARATE), /target_vocab\.json: vocab: missing/);
   });
 
-  test('pytorch_model.bin only: says how to write model.safetensors', async () => {
+  test('pytorch_model.bin only, and not a torch.save archive', async () => {
     const dir = join(work, 'bin-only', 'opus-mt-en-de');
     cpSync(HF, dir, { recursive: true, filter: (src) => !src.endsWith('.safetensors') });
-    writeFileSync(join(dir, 'pytorch_model.bin'), 'not read');
-    await rejects(dir, /model\.safetensors: file: missing: the folder has only pytorch_model\.bin.*save_pretrained\(.*safe_serialization=True/);
+    writeFileSync(join(dir, 'pytorch_model.bin'), 'not an archive');
+    await rejects(dir, /pytorch_model\.bin: file: not a zip archive as torch\.save writes one/);
+  });
+
+  test('neither model.safetensors nor pytorch_model.bin', async () => {
+    await rejects(variant('no-weights', (d) => rmSync(join(d, 'model.safetensors'))), /holds no model crossattn converts/);
   });
 
   test('an unknown model_type or architecture', async () => {

@@ -1,31 +1,15 @@
-/** Reading a converter's input files: a missing or unreadable file is a ConvertError naming it. */
-import { existsSync, readFileSync } from 'node:fs';
-import { ConvertError } from './convert-error.js';
+/** Comparing the bytes a converter read: one SentencePiece model for both sides, a tied output layer. */
 import type { Tensor } from './model-file.js';
 
-/** The JSON file at `path`; `field` names it in errors (e.g. "config"). */
-export function readJson<T>(path: string, field: string): T {
-  if (!existsSync(path)) throw new ConvertError(path, field, 'missing: the folder needs it');
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch (e) {
-    throw new ConvertError(path, field, `not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
-}
-
-/** The bytes of the file at `path`. */
-export function readBytes(path: string): Uint8Array {
-  if (!existsSync(path)) throw new ConvertError(path, 'file', 'missing: the folder needs it');
-  return new Uint8Array(readFileSync(path));
-}
-
-/** Whether two byte arrays are equal (e.g. one SentencePiece model for both sides). */
+/** Whether two byte arrays are equal. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(a, b) === 0;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Whether two tensors hold the same dtype and bytes (a tied output layer, the same weights twice). */
 export function sameTensor(a: Tensor, b: Tensor): boolean {
   const bytes = (t: Tensor) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-  return a.dtype === b.dtype && sameBytes(bytes(a), bytes(b));
+  return a.dtype === b.dtype && a.data.byteLength === b.data.byteLength && sameBytes(bytes(a), bytes(b));
 }

@@ -14,13 +14,12 @@
  * The SentencePiece models get an empty unk_surface, so that a generated <unk> vanishes from the text
  * as MarianTokenizer.decode(skip_special_tokens=True) drops it.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConvertError } from './convert-error.js';
-import { readBytes, readJson, sameTensor } from './files.js';
+import { sameTensor } from './files.js';
 import { crossattnConfig, identify, readMarianConfig, type MarianConfigJson } from './marian-hf-config.js';
 import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR, readVocabJson } from './marian-hf-weights.js';
 import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
+import { readJsonFile, type ModelFiles } from './model-files.js';
 import { readPytorch } from './pytorch.js';
 import { readSafetensors } from './safetensors.js';
 import { readSentencePieceVocab } from './sentencepiece-pieces.js';
@@ -82,33 +81,33 @@ function checkRows(tensors: Map<string, Tensor>, pairs: [string, string[], strin
 }
 
 /** The folder's weights: model.safetensors, else pytorch_model.bin (torch.save's zip of pickle, pytorch.ts). */
-function readWeights(folder: string): { path: string; tensors: Map<string, Tensor> } {
-  const safetensorsPath = join(folder, 'model.safetensors'), pytorchPath = join(folder, 'pytorch_model.bin');
-  if (existsSync(safetensorsPath)) return { path: safetensorsPath, tensors: readSafetensors(safetensorsPath).tensors };
-  if (existsSync(pytorchPath)) return { path: pytorchPath, tensors: readPytorch(readBytes(pytorchPath), pytorchPath) };
+function readWeights(files: ModelFiles): { path: string; tensors: Map<string, Tensor> } {
+  const safetensorsPath = files.display('model.safetensors'), pytorchPath = files.display('pytorch_model.bin');
+  if (files.has('model.safetensors')) return { path: safetensorsPath, tensors: readSafetensors(files.bytes('model.safetensors'), safetensorsPath).tensors };
+  if (files.has('pytorch_model.bin')) return { path: pytorchPath, tensors: readPytorch(files.bytes('pytorch_model.bin'), pytorchPath) };
   throw new ConvertError(safetensorsPath, 'file', 'missing: the folder needs it, or pytorch_model.bin');
 }
 
 /**
- * Converts the MarianMT folder at `folder`.
+ * Converts the MarianMT folder `files`.
  * @throws ConvertError naming the file and field: a missing file, another model_type or architecture,
  *   vocabulary sizes that disagree with config.json or the weights, a tensor MarianMTModel lacks or one that is missing.
  */
-export async function convertHuggingFace(folder: string, options: ConvertOptions): Promise<ConvertedModel> {
-  const configPath = join(folder, 'config.json');
-  const c = readMarianConfig(readJson<MarianConfigJson>(configPath, 'config'), configPath);
-  const { path: weightsPath, tensors: hfTensors } = readWeights(folder);
+export async function convertHuggingFace(files: ModelFiles, options: ConvertOptions): Promise<ConvertedModel> {
+  const configPath = files.display('config.json');
+  const c = readMarianConfig(readJsonFile<MarianConfigJson>(files, 'config.json', 'config'), configPath);
+  const { path: weightsPath, tensors: hfTensors } = readWeights(files);
   const shared = c.share_encoder_decoder_embeddings !== false;
-  const vocab = readVocabJson(join(folder, 'vocab.json'));
-  const targetVocab = shared ? vocab : readVocabJson(join(folder, 'target_vocab.json'));
+  const vocab = readVocabJson(files, 'vocab.json');
+  const targetVocab = shared ? vocab : readVocabJson(files, 'target_vocab.json');
   const { tensors, tied } = tensorsOf(hfTensors, c, weightsPath);
   checkRows(tensors, shared ? [['shared.weight', vocab, 'vocab.json']] : [['encoder.embed_tokens.weight', vocab, 'vocab.json'],
     ['decoder.embed_tokens.weight', targetVocab, 'target_vocab.json']], weightsPath);
-  const tokenizerConfigPath = join(folder, 'tokenizer_config.json');
-  const ident = identify(folder, options, existsSync(tokenizerConfigPath) ? readJson(tokenizerConfigPath, 'tokenizer_config') : {}, 'huggingface-marian');
+  const tokenizerConfig = files.has('tokenizer_config.json') ? readJsonFile<object>(files, 'tokenizer_config.json', 'tokenizer_config') : {};
+  const ident = identify(files, options, tokenizerConfig, 'huggingface-marian');
   const config = crossattnConfig(c, { targetVocab, sourceVocab: shared ? undefined : vocab, tied }, configPath, ident);
-  const sourceSpmPath = join(folder, 'source.spm'), targetSpmPath = join(folder, 'target.spm');
-  const sourceSpm = readBytes(sourceSpmPath), targetSpm = readBytes(targetSpmPath);
+  const sourceSpmPath = files.display('source.spm'), targetSpmPath = files.display('target.spm');
+  const sourceSpm = files.bytes('source.spm'), targetSpm = files.bytes('target.spm');
   const known = readSentencePieceVocab(sourceSpm, sourceSpmPath);
   readSentencePieceVocab(targetSpm, targetSpmPath);
   const tags = languageTokens(vocab).filter((p) => known.id(p) === undefined);

@@ -1,47 +1,40 @@
 /**
  * `crossattn convert`: one .crossattn file from a model in another engine's format. The format is
  * recognised from the files (docs/convert.md):
- * - a Hugging Face MarianMT folder (OPUS-MT): config.json with model_type "marian" and model.safetensors;
+ * - a Hugging Face MarianMT folder (OPUS-MT): config.json with model_type "marian" and model.safetensors
+ *   or pytorch_model.bin;
  * - a transformers.js folder (Xenova/opus-mt-*): config.json, tokenizer.json and onnx/encoder_model*.onnx;
  * - a Marian model as Bergamot and Firefox ship it: a .npz or .bin file (gzipped or not), or a folder holding one.
  */
-import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ConvertError } from './convert-error.js';
+import { convertFiles, filesFormat, type InputFormat } from './convert-model.js';
+import { folderFiles } from './folder-files.js';
 import { writeModelFile, type ConvertedModel, type ConvertOptions } from './model-file.js';
 
-/** The formats `convert` reads. */
-export type InputFormat = 'huggingface-marian' | 'transformers.js' | 'marian';
-
-const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
-const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
+export type { InputFormat } from './convert-model.js';
 
 /**
- * The format of `input`, a file or folder, and the folder or file its converter reads.
+ * The format of `input`, a file or folder, and the folder its converter reads (with the model file
+ * named, for a Marian model given as a file).
  * @throws ConvertError when it does not exist or holds none of the formats.
  */
-export function detectFormat(input: string): { format: InputFormat; path: string } {
+export function detectFormat(input: string): { format: InputFormat; path: string; model?: string } {
   if (!existsSync(input)) throw new ConvertError(input, 'input', 'no such file or folder');
-  if (isFile(input)) {
-    if (/\.(npz|bin)(\.gz)?$/.test(input)) return { format: 'marian', path: input };
+  if (statSync(input).isFile()) {
+    if (/\.safetensors$|config\.json$|pytorch_model\.bin$/.test(input)) return detectFormat(dirname(input));
+    if (/\.(npz|bin)(\.gz)?$/.test(input)) return { format: 'marian', path: dirname(input), model: basename(input) };
     if (input.endsWith('.onnx')) return detectFormat(dirname(dirname(input)));
-    if (/\.safetensors$|config\.json$/.test(input)) return detectFormat(dirname(input));
     throw new ConvertError(input, 'input', 'not a model file crossattn converts (.npz, .bin, a Hugging Face or transformers.js folder)');
   }
-  const has = (name: string) => isFile(join(input, name));
-  if (isDir(join(input, 'onnx')) && has('tokenizer.json')) return { format: 'transformers.js', path: input };
-  if (has('config.json') && (has('model.safetensors') || has('pytorch_model.bin'))) return { format: 'huggingface-marian', path: input };
-  if (readdirSync(input).some((f) => /\.(npz|bin)(\.gz)?$/.test(f) && !/^lex\./.test(f))) return { format: 'marian', path: input };
-  throw new ConvertError(input, 'input', 'holds no model crossattn converts: a Hugging Face MarianMT folder (config.json, ' +
-    'model.safetensors), a transformers.js folder (tokenizer.json, onnx/), or a Marian model (.npz or .bin)');
+  return { format: filesFormat(folderFiles(input)), path: input };
 }
 
-/** The converted model of `input` in memory (the converters are loaded on first use). */
+/** The converted model of `input` (a file or folder) in memory (the converters are loaded on first use). */
 export async function convertModel(input: string, options: ConvertOptions = {}): Promise<ConvertedModel> {
-  const { format, path } = detectFormat(input);
-  if (format === 'huggingface-marian') return (await import('./huggingface.js')).convertHuggingFace(path, options);
-  if (format === 'transformers.js') return (await import('./transformers-js.js')).convertTransformersJs(path, options);
-  return (await import('./marian.js')).convertMarian(path, options);
+  const { format, path, model } = detectFormat(input);
+  return convertFiles(folderFiles(path), options, format, model);
 }
 
 /**

@@ -9,9 +9,9 @@
  * frequencies 10000^(-2i/d_model): our "halves"), the decoder started from decoder_start_token_id's
  * embedding (pad, whose row OPUS-MT conversions leave zero), logits plus final_logits_bias.
  */
-import { basename } from 'node:path';
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import type { ConvertOptions, ModelConfigJson, Provenance } from './model-file.js';
+import type { ModelFiles } from './model-files.js';
 
 /** The fields of config.json this converter reads (MarianConfig's names). */
 export interface MarianConfigJson {
@@ -85,12 +85,12 @@ export function languagesOfName(name: string): { sourceLang: string; targetLang:
  * name (opus-mt-SRC-TGT), then tokenizer_config.json's source_lang/target_lang.
  * @throws ConvertError when no language pair can be found.
  */
-export function identify(folder: string, options: ConvertOptions, tokenizerConfig: { source_lang?: string; target_lang?: string },
+export function identify(files: ModelFiles, options: ConvertOptions, tokenizerConfig: { source_lang?: string; target_lang?: string },
   convertedFrom: Provenance['convertedFrom']): { name: string; sourceLang: string; targetLang: string; provenance: Provenance } {
   // The folder's name, or the OPUS-MT name in a Hugging Face cache path (models--Helsinki-NLP--opus-mt-en-fr/snapshots/HASH).
-  const segments = folder.split(/[\\/]+/).filter(Boolean);
+  const segments = [...files.root.split(/[\\/]+/), files.name].filter(Boolean);
   const opusSegment = segments.reverse().find((s) => s.includes('opus-mt-'));
-  const name = options.name ?? (opusSegment ? opusSegment.slice(opusSegment.indexOf('opus-mt-')) : basename(folder));
+  const name = options.name ?? (opusSegment ? opusSegment.slice(opusSegment.indexOf('opus-mt-')) : files.name);
   const fromName = languagesOfName(name);
   // tokenizer_config.json is any JSON: only a string value names a language.
   const fromConfig = (key: 'source_lang' | 'target_lang') => {
@@ -100,7 +100,7 @@ export function identify(folder: string, options: ConvertOptions, tokenizerConfi
   const sourceLang = options.sourceLang ?? fromName?.sourceLang ?? fromConfig('source_lang');
   const targetLang = options.targetLang ?? fromName?.targetLang ?? fromConfig('target_lang');
   if (!sourceLang || !targetLang) {
-    throw new ConvertError(folder, 'source_lang', 'the languages are not in the folder name (opus-mt-SRC-TGT) nor tokenizer_config.json: give --from and --to');
+    throw new ConvertError(files.root, 'source_lang', 'the languages are not in the folder name (opus-mt-SRC-TGT) nor tokenizer_config.json: give --from and --to');
   }
   const opus = languagesOfName(name) !== undefined;
   const source = options.source ?? (opus ? `${convertedFrom === 'transformers.js' ? 'Xenova' : 'Helsinki-NLP'}/${name}` : name);

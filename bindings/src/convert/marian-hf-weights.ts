@@ -3,9 +3,9 @@
  * tensor names -> ours (docs/model-format.md: no `model.` prefix, `cross_attn` for `encoder_attn`),
  * the check that a position table is MarianSinusoidalPositionalEmbedding's, and vocab.json.
  */
-import { readFileSync } from 'node:fs';
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
+import { readJsonFile, type ModelFiles } from './model-files.js';
 
 /** `model.decoder.layers.0.encoder_attn.k_proj.weight` -> `decoder.layers.0.cross_attn.k_proj.weight`. */
 export function crossattnName(hfName: string): string {
@@ -55,17 +55,12 @@ export function checkSinusoids(table: Tensor, maxPositions: number, dModel: numb
 }
 
 /**
- * The pieces of a vocab.json ({piece: id}) by id.
+ * The pieces of the vocab.json ({piece: id}) `file` of `files`, by id.
  * @throws ConvertError naming the file when it is missing, not JSON, or its ids are not 0 .. n-1 each once.
  */
-export function readVocabJson(path: string): string[] {
-  let raw: Record<string, number>;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new ConvertError(path, 'vocab', missing ? 'missing: the folder needs it' : `not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
+export function readVocabJson(files: ModelFiles, file: string): string[] {
+  const path = files.display(file);
+  const raw = readJsonFile<Record<string, number>>(files, file, 'vocab');
   if (!isJsonObject(raw)) throw new ConvertError(path, 'vocab', `is ${shown(raw)}, not a JSON object of piece ids`);
   const entries = Object.entries(raw);
   const pieces: string[] = new Array(entries.length);

@@ -7,7 +7,6 @@
  * vector (src/models/decoder.h:68-69), and self-attention or SSRU decoder layers. docs/bergamot.md
  * says what was read in Marian's source.
  */
-import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConvertError } from './convert-error.js';
 import { sameBytes } from './files.js';
@@ -17,8 +16,12 @@ import { findMarianFiles, readMaybeGzipped, readYaml, type MarianFiles } from '.
 import { mapMarianShortlist } from './marian-shortlist.js';
 import { addParameter, marianParameters, outputMatrix } from './marian-weights.js';
 import type { ConvertedModel, ConvertOptions, ModelConfigJson, Provenance, Tensor } from './model-file.js';
+import type { ModelFiles } from './model-files.js';
 import { readNpz } from './npz.js';
 import { readSentencePieceVocab, type SentencePieceVocab } from './sentencepiece-pieces.js';
+
+/** The last segment of a path ('a/b/model.ende.npz' -> 'model.ende.npz'). */
+const baseName = (path: string) => path.split(/[\\/]/).at(-1)!;
 
 /** Options of the Marian converter. */
 export interface MarianConvertOptions extends ConvertOptions {
@@ -40,8 +43,8 @@ const MAX_POSITIONS = 1024;
 const NPY_TYPES: Record<string, number> = { '<f4': MarianType.float32, '<f2': MarianType.float16, '|i1': MarianType.int8, '<i1': MarianType.int8 };
 
 /** The model file's items by name, from .npz (numpy arrays) or Marian's binary format. */
-function readModelItems(path: string): Map<string, MarianItem> {
-  const bytes = readMaybeGzipped(path);
+function readModelItems(files: MarianFiles): Map<string, MarianItem> {
+  const bytes = readMaybeGzipped(files.folder, files.model), path = files.folder.display(files.model);
   const items = new Map<string, MarianItem>();
   if (/\.npz(\.gz)?$/.test(path)) {
     for (const [name, a] of readNpz(bytes, path)) items.set(name, { name, type: NPY_TYPES[a.descr] ?? -1, shape: a.shape, bytes: a.bytes });
@@ -54,7 +57,7 @@ function readModelItems(path: string): Map<string, MarianItem> {
 /** model.yml: the model file's `special:model.yml` item, else the .yml beside it. */
 function readModelYml(items: Map<string, MarianItem>, files: MarianFiles): { yml: Record<string, unknown>; file: string } {
   const special = items.get('special:model.yml');
-  const file = `${files.model}:special:model.yml`;
+  const file = `${files.folder.display(files.model)}:special:model.yml`;
   if (special) {
     const text = new TextDecoder().decode(special.bytes).replace(/\0+$/, '');
     let yml: unknown;
@@ -66,12 +69,12 @@ function readModelYml(items: Map<string, MarianItem>, files: MarianFiles): { yml
     if (typeof yml !== 'object' || yml === null) throw new ConvertError(file, 'yaml', 'is not a YAML mapping');
     return { yml: yml as Record<string, unknown>, file };
   }
-  if (!files.modelYml) throw new ConvertError(files.model, 'special:model.yml', 'the model holds no model.yml and none is beside it');
-  return { yml: readYaml(files.modelYml), file: files.modelYml };
+  if (!files.modelYml) throw new ConvertError(files.folder.display(files.model), 'special:model.yml', 'the model holds no model.yml and none is beside it');
+  return { yml: readYaml(files.folder, files.modelYml), file: files.folder.display(files.modelYml) };
 }
 
-function readVocab(path: string, expected: number, side: string, ymlFile: string): { bytes: Uint8Array; vocab: SentencePieceVocab } {
-  const bytes = readMaybeGzipped(path);
+function readVocab(files: MarianFiles, file: string, expected: number, side: string, ymlFile: string): { bytes: Uint8Array; vocab: SentencePieceVocab } {
+  const bytes = readMaybeGzipped(files.folder, file), path = files.folder.display(file);
   const vocab = readSentencePieceVocab(bytes, path);
   if (vocab.pieces.length !== expected) {
     throw new ConvertError(path, 'pieces', `has ${vocab.pieces.length} pieces, ${ymlFile} dim-vocabs says ${expected} for the ${side}`);
@@ -102,15 +105,15 @@ function weightTensors(items: Map<string, MarianItem>, a: MarianArchitecture, fi
 
 /** The pair Firefox's names carry: model.ende.intgemm.alphas.bin, or a folder named ende: ["en", "de"]. */
 function languagesFromNames(files: MarianFiles): [string, string] | undefined {
-  const m = /^(?:model|vocab|srcvocab|trgvocab)\.([a-z]{2})([a-z]{2})\./.exec(basename(files.model)) ??
-    /^([a-z]{2})([a-z]{2})$/.exec(basename(files.folder));
+  const m = /^(?:model|vocab|srcvocab|trgvocab)\.([a-z]{2})([a-z]{2})\./.exec(baseName(files.model)) ??
+    /^([a-z]{2})([a-z]{2})$/.exec(files.folder.name);
   return m ? [m[1], m[2]] : undefined;
 }
 
 function provenance(files: MarianFiles, options: ConvertOptions): Provenance {
-  const firefox = /^model\.[a-z]{4,6}\.(intgemm\.)?(alphas\.)?(npz|bin)(\.gz)?$/.test(basename(files.model)) ||
-    files.folder.includes('firefox-translations-models');
-  const source = options.source ?? basename(files.folder === '.' ? process.cwd() : files.folder);
+  const firefox = /^model\.[a-z]{4,6}\.(intgemm\.)?(alphas\.)?(npz|bin)(\.gz)?$/.test(baseName(files.model)) ||
+    files.folder.root.includes('firefox-translations-models');
+  const source = options.source ?? files.folder.name;
   return {
     source,
     license: options.license ?? (firefox ? 'MPL-2.0' : ''),
@@ -127,11 +130,11 @@ function buildConfig(a: MarianArchitecture, source: SentencePieceVocab, target: 
   const sourceLang = options.sourceLang ?? langs?.[0];
   const targetLang = options.targetLang ?? langs?.[1];
   if (!sourceLang || !targetLang) {
-    throw new ConvertError(files.model, sourceLang ? 'target_lang' : 'source_lang', 'the file names do not say the languages: give them (--source-lang, --target-lang)');
+    throw new ConvertError(files.folder.display(files.model), sourceLang ? 'target_lang' : 'source_lang', 'the file names do not say the languages: give them (--source-lang, --target-lang)');
   }
   const eos = target.id('</s>')!;
   const config: ModelConfigJson = {
-    name: options.name ?? basename(files.folder === '.' ? process.cwd() : files.folder),
+    name: options.name ?? files.folder.name,
     source_lang: sourceLang, target_lang: targetLang,
     encoder_layers: a.encoderLayers, decoder_layers: a.decoderLayers, d_model: a.dModel, n_heads: a.nHeads, d_ff: a.dFf,
     activation: a.activation, layer_norm: 'post', layer_norm_eps: 1e-6, embed_scale: true,
@@ -168,24 +171,24 @@ function quantizationNote(items: Map<string, MarianItem>): string | undefined {
 }
 
 /**
- * Converts the Marian model at `inputPath` (a .npz or .bin, possibly gzipped, or the folder holding
- * it: marian-files.ts says how its files are found).
+ * Converts the Marian model in `folder`: the file `model` there (a .npz or .bin, possibly gzipped),
+ * or the one model file the folder holds (marian-files.ts says how its files are found).
  * @throws ConvertError (one line naming the file and field) for a missing file, a model.yml option
  *   crossattn does not compute (marian-config.ts), a missing or misshapen parameter, vocabulary
  *   sizes that disagree with dim-vocabs or the embeddings, or a truncated or damaged file.
  */
-export async function convertMarian(inputPath: string, options: MarianConvertOptions): Promise<ConvertedModel> {
-  const files = findMarianFiles(inputPath, options.shortlist ?? true);
-  const items = readModelItems(files.model);
+export async function convertMarian(folder: ModelFiles, model: string | undefined, options: MarianConvertOptions): Promise<ConvertedModel> {
+  const files = findMarianFiles(folder, model, options.shortlist ?? true);
+  const items = readModelItems(files);
   const { yml, file: ymlFile } = readModelYml(items, files);
   const arch = readMarianArchitecture(yml, ymlFile);
-  const source = readVocab(files.sourceVocab, arch.dimVocabs[0], 'source', ymlFile);
-  const target = files.targetVocab === files.sourceVocab ? source : readVocab(files.targetVocab, arch.dimVocabs[1], 'target', ymlFile);
+  const source = readVocab(files, files.sourceVocab, arch.dimVocabs[0], 'source', ymlFile);
+  const target = files.targetVocab === files.sourceVocab ? source : readVocab(files, files.targetVocab, arch.dimVocabs[1], 'target', ymlFile);
   const sharedVocab = sameBytes(source.bytes, target.bytes);
   if (arch.sharedEmbedding && !sharedVocab && source.vocab.pieces.length !== target.vocab.pieces.length) {
     throw new ConvertError(ymlFile, 'tied-embeddings-all', `one embedding for a source vocabulary of ${source.vocab.pieces.length} and a target one of ${target.vocab.pieces.length} pieces`);
   }
-  const tensors = weightTensors(items, arch, files.model);
+  const tensors = weightTensors(items, arch, files.folder.display(files.model));
   const config = buildConfig(arch, source.vocab, target.vocab, files, options, sharedVocab);
   const metadata: Record<string, string> = {};
   const quantization = quantizationNote(items);
@@ -196,7 +199,7 @@ export async function convertMarian(inputPath: string, options: MarianConvertOpt
     metadata.unk = `'<unk>' (id ${config.unk_id}) is never written, as Marian decodes without --allow-unk: its logit bias is ${UNK_LOGIT_BIAS}`;
   }
   if (files.shortlist) {
-    const shortlist = mapMarianShortlist(readMaybeGzipped(files.shortlist), files.shortlist, source.vocab.pieces.length,
+    const shortlist = mapMarianShortlist(readMaybeGzipped(folder, files.shortlist), folder.display(files.shortlist), source.vocab.pieces.length,
       target.vocab.pieces.length, config.eos_id, sharedVocab);
     for (const [name, t] of shortlist.tensors) tensors.set(name, t);
     metadata.shortlist = shortlist.description;

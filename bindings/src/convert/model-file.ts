@@ -7,7 +7,7 @@
 import { xxhash3 } from 'hash-wasm';
 import { ConvertError } from './convert-error.js';
 import { sameBytes } from './files.js';
-import { checkTensors } from './tensor-spec.js';
+import { checkTensors, loadTensorSpec } from './tensor-spec.js';
 
 export type Dtype = 'F32' | 'F16' | 'I8' | 'I32' | 'U8';
 
@@ -138,6 +138,7 @@ function checkModel(model: ConvertedModel): void {
  *   dtype, or a vocabulary whose length disagrees with the config.
  */
 export async function writeModelFile(model: ConvertedModel, version: string): Promise<Uint8Array> {
+  await loadTensorSpec();
   checkModel(model);
   const tensors = new Map(model.tensors);
   const shared = sameBytes(model.sourceSpm, model.targetSpm);
@@ -153,9 +154,10 @@ export async function writeModelFile(model: ConvertedModel, version: string): Pr
     header[name] = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + t.data.byteLength] };
     offset += t.data.byteLength;
   }
+  const encoder = new TextEncoder();
   let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (Buffer.byteLength(json) % 8)) % 8);
-  const headerBytes = new TextEncoder().encode(json);
+  json += ' '.repeat((8 - (encoder.encode(json).length % 8)) % 8);
+  const headerBytes = encoder.encode(json);
   const file = new Uint8Array(8 + headerBytes.length + offset);
   new DataView(file.buffer).setBigUint64(0, BigInt(headerBytes.length), true);
   file.set(headerBytes, 8);
@@ -166,7 +168,7 @@ export async function writeModelFile(model: ConvertedModel, version: string): Pr
     at += data.byteLength;
   }
   const digest = await xxhash3(file);
-  const where = Buffer.from(file.buffer).indexOf(CHECKSUM_ZEROS);
-  file.set(new TextEncoder().encode(`xxh3:${digest}`), where);
+  const where = 8 + encoder.encode(json.slice(0, json.indexOf(CHECKSUM_ZEROS))).length;  // a byte offset in the header
+  file.set(encoder.encode(`xxh3:${digest}`), where);
   return file;
 }

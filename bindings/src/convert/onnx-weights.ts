@@ -14,6 +14,7 @@
  * DequantizeLinear computes them, (q - zero_point) * scale in fp32.
  */
 import { ConvertError } from './convert-error.js';
+import { sameTensor } from './files.js';
 import type { Tensor } from './model-file.js';
 import type { OnnxGraph, OnnxNode, OnnxTensor } from './onnx.js';
 
@@ -28,8 +29,6 @@ export interface OnnxWeights {
 
 const MODULE = /(?:^|\/)(?:model\/)?(encoder|decoder)\/(layers\.\d+\/(?:(?:self_attn|encoder_attn)\/(?:q|k|v|out)_proj|fc1|fc2|self_attn_layer_norm|encoder_attn_layer_norm|final_layer_norm)|embed_tokens|embed_positions)\/[^/]+$/;
 const LM_HEAD = /(?:^|\/)lm_head\/[^/]+$/;
-
-const bytesOf = (t: Tensor) => new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
 
 function transpose(data: Float32Array | Int8Array, rows: number, cols: number): Float32Array | Int8Array {
   const out = new (data.constructor as Float32ArrayConstructor | Int8ArrayConstructor)(data.length);
@@ -56,7 +55,7 @@ class GraphWeights {
    * without-past branches), reading the same values: a repeat must equal the first. */
   private set(name: string, t: Tensor): void {
     const seen = this.tensors.get(name);
-    if (seen && !(seen.dtype === t.dtype && Buffer.compare(bytesOf(seen), bytesOf(t)) === 0)) {
+    if (seen && !sameTensor(seen, t)) {
       throw new ConvertError(this.file, name, 'found twice in the graph with different values');
     }
     this.tensors.set(name, t);

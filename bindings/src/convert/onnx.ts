@@ -3,9 +3,9 @@
  * onnx/onnx.proto (github.com/onnx/onnx, onnx/onnx.proto; field numbers as there): the nodes (with
  * the nodes of If/Loop subgraphs, which optimum's merged decoders hold) and the initializers.
  */
-import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs/light.js';
 import { ConvertError } from './convert-error.js';
+import type { ModelFiles } from './model-files.js';
 
 const SCHEMA = {
   nested: {
@@ -114,16 +114,12 @@ function collect(g: RawGraph, file: string, out: OnnxGraph): void {
 }
 
 /**
- * The graph of the ONNX model at `path`.
+ * The graph of the ONNX model `file` of `files`.
  * @throws ConvertError naming the file when it is missing, not an ONNX model, or keeps weights in external data.
  */
-export function readOnnx(path: string): OnnxGraph {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    throw new ConvertError(path, 'file', 'missing: the folder needs it');
-  }
+export function readOnnx(files: ModelFiles, file: string): OnnxGraph {
+  const path = files.display(file);
+  const bytes = files.bytes(file);
   let model: { graph?: RawGraph };
   try {
     model = protobuf.Root.fromJSON(SCHEMA).lookupType('ModelProto').decode(bytes) as unknown as { graph?: RawGraph };

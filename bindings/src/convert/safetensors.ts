@@ -4,7 +4,6 @@
  * `{dtype, shape, data_offsets: [begin, end)}` relative to the data that follows, and an optional
  * `__metadata__` map of strings. Hugging Face's `model.safetensors` is one.
  */
-import { readFileSync } from 'node:fs';
 import { ConvertError, isJsonObject as isObject, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
 
@@ -35,19 +34,18 @@ const isSizes = (v: unknown, max: number): v is number[] =>
   Array.isArray(v) && v.length <= max && v.every((x) => Number.isSafeInteger(x) && x >= 0);
 
 /**
- * The tensors of the safetensors file at `path` (BF16 widened to F32, other dtypes as stored) and
- * its metadata.
+ * The tensors of the safetensors file `file` (BF16 widened to F32, other dtypes as stored) and
+ * its metadata; `path` names it in errors.
  * @throws ConvertError naming the file and the tensor for a truncated file, an unreadable header,
  *   offsets outside the data or disagreeing with the shape, or a dtype crossattn does not read.
  */
-export function readSafetensors(path: string): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
-  const file = readFileSync(path);
+export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
   if (file.length < 8) throw new ConvertError(path, 'header', 'shorter than the 8-byte header length');
-  const n = Number(file.readBigUInt64LE(0));
+  const n = Number(new DataView(file.buffer, file.byteOffset, file.byteLength).getBigUint64(0, true));
   if (8 + n > file.length) throw new ConvertError(path, 'header', `says ${n} header bytes, the file has ${file.length - 8}`);
   let header: unknown;
   try {
-    header = JSON.parse(file.subarray(8, 8 + n).toString('utf8'));
+    header = JSON.parse(new TextDecoder().decode(file.subarray(8, 8 + n)));
   } catch (e) {
     throw new ConvertError(path, 'header', `not JSON (${e instanceof Error ? e.message : String(e)})`);
   }

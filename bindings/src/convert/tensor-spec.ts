@@ -4,7 +4,6 @@
  * it for one config; `checkTensors` validates a converter's output against it before anything is
  * written, so a converted file never fails the engine's own checks.
  */
-import { readFileSync } from 'node:fs';
 import type { ModelConfigJson, Tensor } from './model-file.js';
 
 type Kind = 'matrix' | 'vector' | 'ids' | 'f32';
@@ -25,9 +24,31 @@ export interface ExpectedTensor { name: string; shape: number[]; kind: Kind; opt
 
 let cached: TensorSpec | undefined;
 
-/** The spec, read once from tensor_spec.json beside the compiled module. */
+const SPEC_URL = new URL('../tensor_spec.json', import.meta.url);
+const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+/**
+ * Reads tensor_spec.json beside the compiled package once (a file in Node, a fetch in a browser);
+ * tensorSpec() needs it read first.
+ * @throws Error when it cannot be read: the package is incomplete.
+ */
+export async function loadTensorSpec(): Promise<TensorSpec> {
+  if (cached) return cached;
+  let text: string;
+  if (isNode && SPEC_URL.protocol === 'file:') {
+    text = (await import('node:fs')).readFileSync(SPEC_URL, 'utf8');
+  } else {
+    const response = await fetch(SPEC_URL);
+    if (!response.ok) throw new Error(`cannot read ${SPEC_URL.href}: HTTP ${response.status}`);
+    text = await response.text();
+  }
+  cached = JSON.parse(text) as TensorSpec;
+  return cached;
+}
+
+/** The spec loadTensorSpec() read. @throws Error when it has not been read. */
 export function tensorSpec(): TensorSpec {
-  cached ??= JSON.parse(readFileSync(new URL('../tensor_spec.json', import.meta.url), 'utf8')) as TensorSpec;
+  if (!cached) throw new Error('tensor_spec.json is not read yet: await loadTensorSpec() first');
   return cached;
 }
 

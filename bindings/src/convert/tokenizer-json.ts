@@ -14,8 +14,8 @@
  *   byte_fallback -> BYTE, Marian's target-language tokens (`>>fra<<`) -> USER_DEFINED (matched whole,
  *   as MarianTokenizer splits them off before the Unigram model).
  */
-import { readFileSync } from 'node:fs';
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
+import { readJsonFile, type ModelFiles } from './model-files.js';
 import { PIECE_BYTE, PIECE_CONTROL, PIECE_NORMAL, PIECE_UNKNOWN, PIECE_USER_DEFINED, writeUnigramModel, type SentencePieceEntry } from './sentencepiece-model.js';
 
 interface Normalizer { type: string; precompiled_charsmap?: string | null; normalizers?: Normalizer[]; pattern?: { Regex?: string; String?: string }; content?: string }
@@ -32,7 +32,7 @@ function charsmapOf(n: Normalizer | null | undefined, file: string): Uint8Array 
   if (!n) return new Uint8Array(0);
   if (!isJsonObject(n)) throw new ConvertError(file, 'normalizer', `is ${shown(n)}, not a JSON object`);
   if (n.type === 'Precompiled' && (n.precompiled_charsmap ?? null) === null) return new Uint8Array(0);
-  if (n.type === 'Precompiled' && typeof n.precompiled_charsmap === 'string') return new Uint8Array(Buffer.from(n.precompiled_charsmap, 'base64'));
+  if (n.type === 'Precompiled' && typeof n.precompiled_charsmap === 'string') return Uint8Array.from(atob(n.precompiled_charsmap), (c) => c.charCodeAt(0));
   if (n.type === 'Sequence' && Array.isArray(n.normalizers) && n.normalizers.every(isJsonObject)) {
     const rest = n.normalizers.filter((x) => !(x.type === 'Replace' && x.pattern?.Regex === ' {2,}' && x.content === ' '));
     if (rest.length <= 1) return charsmapOf(rest[0], file);
@@ -57,18 +57,13 @@ function whitespaceOf(p: PreTokenizer | null | undefined, file: string): { addDu
 export interface RebuiltTokenizer { vocab: string[]; spm: Uint8Array }
 
 /**
- * Reads the tokenizer.json at `path` and writes its SentencePiece model.
+ * Reads the tokenizer.json `file` of `files` and writes its SentencePiece model.
  * @throws ConvertError naming the file and the field: not JSON, a model other than Unigram, no unk
  *   piece, a normalizer or pre-tokenizer SentencePiece cannot express.
  */
-export function rebuildSentencePiece(path: string): RebuiltTokenizer {
-  let json: TokenizerJson;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new ConvertError(path, 'tokenizer', missing ? 'missing: the folder needs it' : `not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
+export function rebuildSentencePiece(files: ModelFiles, file: string): RebuiltTokenizer {
+  const path = files.display(file);
+  const json = readJsonFile<TokenizerJson>(files, file, 'tokenizer');
   if (!isJsonObject(json as unknown)) throw new ConvertError(path, 'tokenizer', `is ${shown(json)}, not a JSON object`);
   const model = json.model;
   if (!isJsonObject(model as unknown) || model?.type !== 'Unigram' || !Array.isArray(model.vocab)) {

@@ -12,23 +12,21 @@
  * linear layers int8 with their per-column scales (exactly our per-row int8) and the embeddings
  * dequantized to fp32; the output layer is then int8 and no longer tied to the embedding.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConvertError } from './convert-error.js';
-import { readJson, sameTensor } from './files.js';
+import { sameTensor } from './files.js';
 import { crossattnConfig, identify, readMarianConfig, type MarianConfigJson } from './marian-hf-config.js';
 import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR } from './marian-hf-weights.js';
 import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
+import { readJsonFile, type ModelFiles } from './model-files.js';
 import { readOnnx } from './onnx.js';
 import { onnxWeights, type OnnxWeights } from './onnx-weights.js';
 import { rebuildSentencePiece } from './tokenizer-json.js';
 
 /** The ONNX files of the folder: `_quantized` ones with options.quantized. */
-function onnxPaths(folder: string, quantized: boolean): { encoder: string; decoder: string } {
+function onnxPaths(files: ModelFiles, quantized: boolean): { encoder: string; decoder: string } {
   const suffix = quantized ? '_quantized' : '';
-  const encoder = join(folder, 'onnx', `encoder_model${suffix}.onnx`);
-  const merged = join(folder, 'onnx', `decoder_model_merged${suffix}.onnx`);
-  return { encoder, decoder: existsSync(merged) ? merged : join(folder, 'onnx', `decoder_model${suffix}.onnx`) };
+  const merged = `onnx/decoder_model_merged${suffix}.onnx`;
+  return { encoder: `onnx/encoder_model${suffix}.onnx`, decoder: files.has(merged) ? merged : `onnx/decoder_model${suffix}.onnx` };
 }
 
 function take(w: OnnxWeights, name: string, file: string): Tensor {
@@ -69,29 +67,30 @@ function assemble(enc: OnnxWeights, dec: OnnxWeights, paths: { encoder: string; 
 }
 
 /**
- * Converts the transformers.js folder at `folder` (fp32, or q8 with options.quantized).
+ * Converts the transformers.js folder `files` (fp32, or q8 with options.quantized).
  * @throws ConvertError naming the file and field: a missing file, another model_type or architecture,
  *   separate vocabularies (tokenizer.json holds one), vocabulary sizes that disagree, a tokenizer
  *   SentencePiece cannot express, a weight the graph lacks.
  */
-export async function convertTransformersJs(folder: string, options: ConvertOptions): Promise<ConvertedModel> {
-  const configPath = join(folder, 'config.json');
-  const c = readMarianConfig(readJson<MarianConfigJson>(configPath, 'config'), configPath);
+export async function convertTransformersJs(files: ModelFiles, options: ConvertOptions): Promise<ConvertedModel> {
+  const configPath = files.display('config.json');
+  const c = readMarianConfig(readJsonFile<MarianConfigJson>(files, 'config.json', 'config'), configPath);
   if (c.share_encoder_decoder_embeddings === false) {
     throw new ConvertError(configPath, 'share_encoder_decoder_embeddings', 'is false, and tokenizer.json holds one vocabulary: convert the Hugging Face folder (vocab.json, target_vocab.json) instead');
   }
-  const tokenizerPath = join(folder, 'tokenizer.json');
-  const { vocab, spm } = rebuildSentencePiece(tokenizerPath);
-  const paths = onnxPaths(folder, options.quantized === true);
-  const enc = onnxWeights(readOnnx(paths.encoder), paths.encoder);
-  const dec = onnxWeights(readOnnx(paths.decoder), paths.decoder);
+  const tokenizerPath = files.display('tokenizer.json');
+  const { vocab, spm } = rebuildSentencePiece(files, 'tokenizer.json');
+  const inFolder = onnxPaths(files, options.quantized === true);
+  const paths = { encoder: files.display(inFolder.encoder), decoder: files.display(inFolder.decoder) };
+  const enc = onnxWeights(readOnnx(files, inFolder.encoder), paths.encoder);
+  const dec = onnxWeights(readOnnx(files, inFolder.decoder), paths.decoder);
   const { tensors, shared, tied } = assemble(enc, dec, paths, c);
   const embedding = tensors.get(shared ? 'shared.weight' : 'decoder.embed_tokens.weight')!;
   if (embedding.shape[0] !== vocab.length) {
     throw new ConvertError(tokenizerPath, 'model.vocab', `lists ${vocab.length} pieces, the embedding has ${embedding.shape[0]} rows`);
   }
-  const tokenizerConfigPath = join(folder, 'tokenizer_config.json');
-  const ident = identify(folder, options, existsSync(tokenizerConfigPath) ? readJson(tokenizerConfigPath, 'tokenizer_config') : {}, 'transformers.js');
+  const tokenizerConfig = files.has('tokenizer_config.json') ? readJsonFile<object>(files, 'tokenizer_config.json', 'tokenizer_config') : {};
+  const ident = identify(files, options, tokenizerConfig, 'transformers.js');
   const config = crossattnConfig(c, { targetVocab: vocab, tied }, configPath, ident);
   config.shared_vocab = shared;
   if (!shared) Object.assign(config, { source_vocab_size: vocab.length, source_eos_id: config.eos_id, source_unk_id: config.unk_id });

@@ -1,0 +1,51 @@
+/**
+ * The files of a model to convert, read by their paths inside its folder: a folder on disk
+ * (folder-files.ts, Node) or files held in memory (a download in the page's worker). The converters
+ * read only through this, so that they run in Node and in browsers alike.
+ */
+import { ConvertError } from './convert-error.js';
+
+/** A model's folder. Paths are relative to it, with '/' between folders ('onnx/encoder_model.onnx'). */
+export interface ModelFiles {
+  /** The folder as errors show it: a path on disk, or the URL its files came from. */
+  readonly root: string;
+  /** The folder's own name, which names the model when nothing else does ('opus-mt-en-fr'). */
+  readonly name: string;
+  /** Whether `path` is a file there. */
+  has(path: string): boolean;
+  /** The bytes of `path`. @throws ConvertError naming it when it is missing or unreadable. */
+  bytes(path: string): Uint8Array;
+  /** The names of the files directly in the folder, sorted. */
+  names(): string[];
+  /** How errors name `path`: the root joined with it. */
+  display(path: string): string;
+}
+
+/**
+ * Files held in memory: `files` maps each path to its bytes; `root` is where they came from (a URL,
+ * for errors) and `name` the model's folder name.
+ */
+export function memoryFiles(root: string, name: string, files: Map<string, Uint8Array>): ModelFiles {
+  const display = (path: string) => `${root.replace(/\/+$/, '')}/${path}`;
+  return {
+    root, name, display,
+    has: (path) => files.has(path),
+    bytes(path) {
+      const bytes = files.get(path);
+      if (bytes === undefined) throw new ConvertError(display(path), 'file', 'missing: the folder needs it');
+      return bytes;
+    },
+    names: () => [...files.keys()].filter((p) => !p.includes('/')).sort(),
+  };
+}
+
+/** The JSON of `path`; `field` names it in errors (e.g. "config"). @throws ConvertError when missing or not JSON. */
+export function readJsonFile<T>(files: ModelFiles, path: string, field: string): T {
+  if (!files.has(path)) throw new ConvertError(files.display(path), field, 'missing: the folder needs it');
+  try {
+    return JSON.parse(new TextDecoder().decode(files.bytes(path))) as T;
+  } catch (e) {
+    if (e instanceof ConvertError) throw e;
+    throw new ConvertError(files.display(path), field, `not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
