@@ -27,12 +27,21 @@ interface TokenizerJson {
   model?: { type: string; vocab?: [string, number][]; unk_id?: number | null; byte_fallback?: boolean };
 }
 
+/** The bytes of base64 `text`. @throws ConvertError when it is not base64. */
+function base64Bytes(text: string, file: string): Uint8Array {
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    throw new ConvertError(file, 'normalizer.precompiled_charsmap', 'is not base64');
+  }
+}
+
 /** The charsmap of the normalizer (empty for none); a Replace of runs of spaces is what remove_extra_whitespaces does. */
 function charsmapOf(n: Normalizer | null | undefined, file: string): Uint8Array {
   if (!n) return new Uint8Array(0);
   if (!isJsonObject(n)) throw new ConvertError(file, 'normalizer', `is ${shown(n)}, not a JSON object`);
   if (n.type === 'Precompiled' && (n.precompiled_charsmap ?? null) === null) return new Uint8Array(0);
-  if (n.type === 'Precompiled' && typeof n.precompiled_charsmap === 'string') return Uint8Array.from(atob(n.precompiled_charsmap), (c) => c.charCodeAt(0));
+  if (n.type === 'Precompiled' && typeof n.precompiled_charsmap === 'string') return base64Bytes(n.precompiled_charsmap, file);
   if (n.type === 'Sequence' && Array.isArray(n.normalizers) && n.normalizers.every(isJsonObject)) {
     const rest = n.normalizers.filter((x) => !(x.type === 'Replace' && x.pattern?.Regex === ' {2,}' && x.content === ' '));
     if (rest.length <= 1) return charsmapOf(rest[0], file);
