@@ -40,9 +40,9 @@ WASM_INPUTS=(CMakeLists.txt bench/CMakeLists.txt cpp bindings/*.cc bindings/*.h 
              .cache/sentencepiece)
 WASM_OUTPUTS=(dist/crossattn.mjs dist/crossattn.wasm dist/crossattn-mt.mjs dist/crossattn-mt.wasm dist/crossattn-mt.worker.js)
 TS_INPUTS=(bindings/src bindings/tsconfig.json cpp/model/tensor_spec.json package.json docs/performance.json
-           tools/performance-summary.js)
+           tools/performance-summary.js tools/build-convert-worker.js)
 TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/tensor_spec.json
-            dist/performance-summary.json)
+            dist/performance-summary.json dist/convert-worker.js)
 
 # stamped NAME OUTPUTS_ARRAY INPUTS_ARRAY COMMAND...: runs COMMAND unless NAME is up to date.
 stamped() {

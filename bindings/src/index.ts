@@ -14,7 +14,7 @@ export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec,
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
-export type { HubOptions, HubSource } from './hub/hub-model.js';
+export type { HubOptions, HubSource } from './hub/convert-by-name.js';
 export {
   CancelledError,
   CrossattnError,

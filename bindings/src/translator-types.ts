@@ -6,7 +6,7 @@ import type { SearchOptions, StreamOptions } from './search.js';
 import type { TableOutputOptions } from './options.generated.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
 import type { ProgressCallback } from './sources.js';
-import type { HubOptions } from './hub/hub-model.js';
+import type { HubOptions } from './hub/convert-by-name.js';
 import type { CopyThroughReport } from './copy-through.js';
 
 export type { Hypothesis };

@@ -26,14 +26,17 @@ let cached: TensorSpec | undefined;
 
 const SPEC_URL = new URL('../tensor_spec.json', import.meta.url);
 const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+/** The spec, where a bundle carries it (tools/build-convert-worker.js writes it into the conversion worker). */
+declare const __CROSSATTN_TENSOR_SPEC__: TensorSpec | undefined;
 
 /**
- * Reads tensor_spec.json beside the compiled package once (a file in Node, a fetch in a browser);
- * tensorSpec() needs it read first.
+ * Reads tensor_spec.json beside the compiled package once (a file in Node, a fetch in a browser;
+ * a bundle may carry it instead); tensorSpec() needs it read first.
  * @throws Error when it cannot be read: the package is incomplete.
  */
 export async function loadTensorSpec(): Promise<TensorSpec> {
   if (cached) return cached;
+  if (typeof __CROSSATTN_TENSOR_SPEC__ !== 'undefined') return (cached = __CROSSATTN_TENSOR_SPEC__);
   let text: string;
   if (isNode && SPEC_URL.protocol === 'file:') {
     text = (await import('node:fs')).readFileSync(SPEC_URL, 'utf8');

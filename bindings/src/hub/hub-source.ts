@@ -4,7 +4,7 @@
  * hub-model.ts, and the kept file is loaded. Everything else is a ByteSource as before.
  */
 import type { ByteSource } from '../sources.js';
-import type { HubOptions } from './hub-model.js';
+import type { HubOptions } from './convert-by-name.js';
 import { parseHubId } from './hub-id.js';
 
 const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';

@@ -1,0 +1,61 @@
+/**
+ * The page's side of the conversion worker (convert-worker.ts, bundled as dist/convert-worker.js):
+ * asks it for a model by its Hub id and resolves to the .crossattn bytes, which Translator.load or
+ * WorkerPool.load then takes.
+ *
+ * @example
+ *   const worker = new Worker(new URL('crossattn/convert-worker.js', import.meta.url), { type: 'module' });
+ *   const { bytes } = await convertInWorker(worker, 'Helsinki-NLP/opus-mt-en-fr', {
+ *     onProgress: (loaded, total, file) => console.log(file, loaded, total),
+ *   });
+ *   const t = await Translator.load(bytes);
+ */
+import { CrossattnError, DownloadError, InvalidInputError, LoadError, WorkerError, type DownloadFailure } from '../errors.js';
+import { ConvertError } from '../convert/convert-error.js';
+import type { HubOptions, HubSource } from './convert-by-name.js';
+
+type Reply =
+  | { type: 'progress'; file: string; loaded: number; total: number }
+  | { type: 'done'; bytes: Uint8Array; source: HubSource }
+  | { type: 'error'; name: string; message: string; reason?: DownloadFailure; file?: string; field?: string };
+
+/** The typed error for a worker's {name, message, reason}. */
+function errorOf(reply: Extract<Reply, { type: 'error' }>): CrossattnError {
+  if (reply.name === 'DownloadError') return new DownloadError(reply.message, reply.reason ?? 'http');
+  if (reply.name === 'ConvertError' && reply.file !== undefined && reply.field !== undefined) {
+    const prefix = `${reply.file}: ${reply.field}: `;  // ConvertError's own message starts so
+    return new ConvertError(reply.file, reply.field, reply.message.startsWith(prefix) ? reply.message.slice(prefix.length) : reply.message);
+  }
+  if (reply.name === 'InvalidInputError') return new InvalidInputError(reply.message);
+  return new LoadError(reply.message);
+}
+
+/**
+ * Converts the model named `name` (a Hub id) in `worker`, which must run dist/convert-worker.js.
+ * One conversion at a time per worker; the worker stays usable after an error.
+ * @throws DownloadError, ConvertError, InvalidInputError (not a Hub id) or LoadError, as the worker
+ *   met them; WorkerError when the worker fails to start or dies.
+ */
+export function convertInWorker(worker: Worker, name: string, options: Omit<HubOptions, 'cacheDir'> = {}): Promise<{ bytes: Uint8Array; source: HubSource }> {
+  const { onProgress, ...rest } = options;
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      worker.removeEventListener('message', onMessage);
+      worker.removeEventListener('error', onError);
+    };
+    const onError = (e: ErrorEvent) => {
+      done();
+      reject(new WorkerError(`the conversion worker failed: ${e.message || 'its script did not load'}`));
+    };
+    const onMessage = (e: MessageEvent<Reply>) => {
+      const reply = e.data;
+      if (reply.type === 'progress') return onProgress?.(reply.loaded, reply.total, reply.file);
+      done();
+      if (reply.type === 'done') resolve({ bytes: reply.bytes, source: reply.source });
+      else reject(errorOf(reply));
+    };
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
+    worker.postMessage({ type: 'convert', name, options: rest });
+  });
+}
