@@ -15,6 +15,7 @@ import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 import { renderOpenedList, wireOpenControls } from './open-controls.js';
+import { wireHubControls } from './hub-controls.js';
 import { hideCredit, hideLoading, showCredit, showLoading, showProgress } from './model-loading.js';
 import { markOnce } from './page-marks.js';
 import { loadWorkers, startEngine, startWorkers, takeWorkers } from './page-start.js';
@@ -493,7 +494,8 @@ async function main() {
   architecture = await architectureLoaded;
   await speedLoaded;  // optional too: without it the footer has no speed line
   wireOpenControls(openModel, showOpenError);
-  for (const id of ['direction', 'source', 'model-file', 'model-url', 'model-url-open']) $(id).disabled = false;
+  wireHubControls(openModel, showOpenError);
+  for (const id of ['direction', 'source', 'model-file', 'model-url', 'model-url-open', 'hub-id', 'hub-open']) $(id).disabled = false;
   const start = models.find((m) => m.id === localStorage.getItem(DIRECTION_KEY)) ?? models[0];
   await changeModel(start.id);
   document.body.dataset.ready = 'true';

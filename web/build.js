@@ -65,6 +65,7 @@ export async function buildSite(out) {
   writeFileSync(join(web, 'index.html'), html);
   for (const f of ['web/sw.js', 'web/style.css']) copy(out, f);
   copyFileSync(join(root, 'dist/crossattn.wasm'), join(web, 'crossattn.wasm'));
+  copy(out, 'dist/convert-worker.js');  // the page's conversion worker, at the path it names (web/hub-controls.js)
   for (const f of ['models/catalog.json', 'models/architecture.json', 'dist/performance-summary.json']) copy(out, f);
   const modelsDir = join(root, 'models');
   for (const entry of parseCatalog(readFileSync(join(modelsDir, 'catalog.json'), 'utf8'), modelsDir)) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Serves the demo page and what it loads (the wasm, the model, d3) from one origin, nothing else.
 //   node web/serve.js [--port N]      (PORT in the environment works too; 0 picks a free port)
+//   HF_ENDPOINT=URL node web/serve.js (the page downloads models by name from that Hub mirror)
 //
 // Safe to point a browser at: only GET and HEAD; only files under the public folders below (no
 // dot-files, no path outside them however the URL is encoded); a malformed URL is a 400, never a
@@ -40,14 +41,16 @@ function inlineScriptHashes(html) {
  * build's page, web/build.js, has no import map). script-src: our files, the import map by hash, and
  * 'wasm-unsafe-eval' (compiling WebAssembly; no JavaScript eval: the module is built with
  * DYNAMIC_EXECUTION=0). style-src allows inline style attributes (bar widths, heatmap cells).
- * connect-src adds https: so that a user can open a model by its URL on another host (the model's
- * host must answer with CORS headers, which Hugging Face and GitHub's raw files do); scripts, styles
- * and workers still come from this origin only.
+ * connect-src adds https: so that a user can open a model by its URL on another host, or download
+ * one from the Hugging Face Hub (the host must answer with CORS headers, which the Hub and GitHub's
+ * raw files do), and `hub`, a Hub endpoint of another scheme (HF_ENDPOINT: a mirror on http, a
+ * test's local hub); scripts, styles and workers still come from this origin only.
  */
-export function securityHeaders(html = readFileSync(join(root, 'web', 'index.html'), 'utf8')) {
+export function securityHeaders(html = readFileSync(join(root, 'web', 'index.html'), 'utf8'), { hub } = {}) {
+  const connect = ["'self'", 'https:', ...(hub && !hub.startsWith('https:') ? [new URL(hub).origin] : [])];
   const csp = [
     "default-src 'self'", ['script-src', "'self'", "'wasm-unsafe-eval'", ...inlineScriptHashes(html)].join(' '),
-    "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self' https:", "worker-src 'self'",
+    "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", `connect-src ${connect.join(' ')}`, "worker-src 'self'",
     "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
   ].join('; ');
   return {
@@ -75,15 +78,17 @@ export const IDLE_TIMEOUT_MS = 10_000;
 
 /**
  * Starts the server on `port` (0: any free port); resolves to {server, url}. `root`: the folder
- * served, the repository by default (a site web/build.js wrote has the same layout).
+ * served, the repository by default (a site web/build.js wrote has the same layout). `hub`: a Hub
+ * endpoint the page may download models from besides https ones (securityHeaders); `url` then
+ * carries it as the page's `hub` parameter (web/hub-controls.js).
  * `idleTimeoutMs`: a socket with no traffic either way for that long is destroyed, and one whose
  * request headers or body take longer is closed (slowloris: a client that trickles its headers is
  * never idle); Node checks those every 30 s by default, here every second (every
  * idleTimeoutMs / 4 when that is less). An idle keep-alive connection closes after 5 s (Node's
  * keepAliveTimeout), or idleTimeoutMs when that is less.
  */
-export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_MS } = {}) {
-  const headers = securityHeaders();
+export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_MS, hub } = {}) {
+  const headers = securityHeaders(undefined, { hub });
   const limits = { headersTimeout: idleTimeoutMs, requestTimeout: idleTimeoutMs, keepAliveTimeout: Math.min(5000, idleTimeoutMs),
                    connectionsCheckingInterval: Math.min(1000, idleTimeoutMs / 4) };
   const server = createServer(limits, (req, res) => {
@@ -126,13 +131,14 @@ export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_
   server.on('clientError', (_, socket) => socket.destroy());
   server.setTimeout(idleTimeoutMs);  // no 'timeout' listener: Node destroys the idle socket
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => {
-    ok({ server, url: `http://127.0.0.1:${server.address().port}/web/` });
+    const page = `http://127.0.0.1:${server.address().port}/web/`;
+    ok({ server, url: hub ? `${page}?hub=${encodeURIComponent(hub)}` : page });
   }));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8080' } } });
   const port = Number(values.port);
-  const { url } = await serve(port);
+  const { url } = await serve(port, { hub: process.env.HF_ENDPOINT || undefined });
   console.log(`crossattn demo: ${url}`);
 }

@@ -29,6 +29,8 @@ export interface HubOptions {
   retries?: number;
   /** Download progress: bytes of the file so far, its total, and its path in the repository. */
   onProgress?: ProgressCallback;
+  /** Called once every file is downloaded, as the conversion starts. */
+  onConverting?: () => void;
 }
 
 /** What a converted model was made from (Node keeps it as source.json beside the model). */
@@ -52,6 +54,7 @@ export interface HubSource {
 export async function convertByName(ref: HubModelRef, options: HubOptions, version: string): Promise<{ bytes: Uint8Array; source: HubSource }> {
   const endpoint = hubEndpoint(options.endpoint);
   const repository = await fetchRepository(endpoint, ref, { ...options, maxBytes: MAX_FILE_BYTES });
+  options.onConverting?.();
   const root = resolveUrl(endpoint, ref, '').replace(/\/$/, '');
   const files = memoryFiles(root, ref.id.split('/')[1], repository.files);
   const model = await convertFiles(files, { quantized: options.quantized, source: `${endpoint}/${ref.id}` });

@@ -16,6 +16,7 @@ import type { HubOptions, HubSource } from './convert-by-name.js';
 
 type Reply =
   | { type: 'progress'; file: string; loaded: number; total: number }
+  | { type: 'converting' }
   | { type: 'done'; bytes: Uint8Array; source: HubSource }
   | { type: 'error'; name: string; message: string; reason?: DownloadFailure; file?: string; field?: string };
 
@@ -37,7 +38,7 @@ function errorOf(reply: Extract<Reply, { type: 'error' }>): CrossattnError {
  *   met them; WorkerError when the worker fails to start or dies.
  */
 export function convertInWorker(worker: Worker, name: string, options: Omit<HubOptions, 'cacheDir'> = {}): Promise<{ bytes: Uint8Array; source: HubSource }> {
-  const { onProgress, ...rest } = options;
+  const { onProgress, onConverting, ...rest } = options;
   return new Promise((resolve, reject) => {
     const done = () => {
       worker.removeEventListener('message', onMessage);
@@ -50,6 +51,7 @@ export function convertInWorker(worker: Worker, name: string, options: Omit<HubO
     const onMessage = (e: MessageEvent<Reply>) => {
       const reply = e.data;
       if (reply.type === 'progress') return onProgress?.(reply.loaded, reply.total, reply.file);
+      if (reply.type === 'converting') return onConverting?.();
       done();
       if (reply.type === 'done') resolve({ bytes: reply.bytes, source: reply.source });
       else reject(errorOf(reply));

@@ -5,7 +5,8 @@
  * module worker with no imports; convert-client.ts talks to it.
  *
  * Messages in: {type: 'convert', name, options: {endpoint, quantized, float32, retries}}.
- * Out: {type: 'progress', file, loaded, total}; then {type: 'done', bytes, source} (the bytes'
+ * Out: {type: 'progress', file, loaded, total} while it downloads, {type: 'converting'} once, then
+ * {type: 'done', bytes, source} (the bytes'
  * buffer transferred) or {type: 'error', name, message, reason?, file?, field?}.
  */
 import { ConvertError } from '../convert/convert-error.js';
@@ -17,7 +18,7 @@ import { parseHubId } from './hub-id.js';
 declare const __CROSSATTN_VERSION__: string;
 
 /** A message the worker accepts. */
-export interface ConvertRequest { type: 'convert'; name: string; options: Omit<HubOptions, 'onProgress' | 'cacheDir'> }
+export interface ConvertRequest { type: 'convert'; name: string; options: Omit<HubOptions, 'onProgress' | 'onConverting' | 'cacheDir'> }
 
 const scope = globalThis as unknown as { postMessage(message: unknown, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent<ConvertRequest>) => void) | null };
 
@@ -25,7 +26,8 @@ async function convert(request: ConvertRequest): Promise<void> {
   const ref = parseHubId(request.name);
   if (ref === null) throw new InvalidInputError(`'${request.name}' is not a Hugging Face Hub id (owner/name, or owner/name@revision)`);
   const onProgress = (loaded: number, total: number, file?: string) => scope.postMessage({ type: 'progress', file, loaded, total });
-  const { bytes, source } = await convertByName(ref, { ...request.options, onProgress }, __CROSSATTN_VERSION__);
+  const onConverting = () => scope.postMessage({ type: 'converting' });
+  const { bytes, source } = await convertByName(ref, { ...request.options, onProgress, onConverting }, __CROSSATTN_VERSION__);
   scope.postMessage({ type: 'done', bytes, source }, [bytes.buffer as ArrayBuffer]);
 }
 
