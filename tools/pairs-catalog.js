@@ -24,8 +24,8 @@
  *   GIT_LFS_SKIP_SMUDGE=1 git clone https://github.com/mozilla/firefox-translations-models
  *   git -C firefox-translations-models checkout e7957fc407441a5e3e35bbcbf9d60d9b35764618
  *   node tools/pairs-catalog.js --opus-mt-train OPUS-MT-train \
- *     --firefox-models firefox-translations-models --date 2026-01-01
- * (GIT_LFS_SKIP_SMUDGE keeps the LFS pointer files instead of downloading about 2 GB of models; without
+ *     --firefox-models firefox-translations-models --date 2026-11-28
+ * (GIT_LFS_SKIP_SMUDGE keeps the LFS pointer files instead of downloading 2.9 GB of models; without
  * git-lfs installed they stay pointers anyway.)
  *
  *   node tools/pairs-catalog.js [--opus-mt-train DIR] [--firefox-models DIR] [--out FILE] [--date YYYY-MM-DD]
@@ -40,8 +40,9 @@ import { parseArgs } from 'node:util';
 const GENERATOR = 'tools/pairs-catalog.js';
 const OPUS = { name: 'Helsinki-NLP/OPUS-MT-train', url: 'https://github.com/Helsinki-NLP/OPUS-MT-train' };
 const FIREFOX = { name: 'mozilla/firefox-translations-models', url: 'https://github.com/mozilla/firefox-translations-models' };
-// GitHub serves a Git LFS file's content (not its pointer) from this host; raw.githubusercontent.com
-// would give the pointer.
+// GitHub serves a Git LFS file's content from this host (github.com/<repo>/raw/<ref>/<path> redirects there;
+// raw.githubusercontent.com gives the pointer). The repository's README says only that the files are hosted
+// with Git LFS, and that it is no longer maintained: newer models are on Google Cloud Storage.
 const LFS_MEDIA = 'https://media.githubusercontent.com/media/mozilla/firefox-translations-models';
 
 // The licence texts the two repositories hold, told apart by their first line, and their SPDX ids.
@@ -127,12 +128,13 @@ function benchmarkRows(lines) {
 }
 
 /**
- * The row to report of a benchmark table: a FLORES test set; else the newest newstest (by its year, the first
- * of a year); else Tatoeba; else the table's first row (an in-domain held-out set such as JW300, named in
- * `testset`). Undefined for an empty table.
+ * The row to report of a benchmark table: a FLORES devtest (else any FLORES) set; else the newest newstest
+ * (by its year, the first of a year); else Tatoeba; else the table's first row (an in-domain held-out set
+ * such as JW300, named in `testset`). Undefined for an empty table.
  */
 export function preferredRow(rows) {
-  const flores = rows.find((row) => /^flores/i.test(row.testset));
+  const flores = rows.find((row) => /^flores.*devtest/i.test(row.testset))
+    ?? rows.find((row) => /^flores/i.test(row.testset));
   if (flores) return flores;
   const year = (row) => Number(/^newstestB?(\d{4})/i.exec(row.testset)?.[1] ?? 0);
   const news = rows.filter((row) => year(row) > 0);
