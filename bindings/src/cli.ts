@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * crossattn translate [--model FILE | --from L --to L] [--json] [--html] [SEARCH AND LENGTH OPTIONS] [TEXT]
+ * crossattn translate [--model FILE|ID | --from L --to L] [--json] [--html] [SEARCH AND LENGTH OPTIONS] [TEXT]
  * crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE | --one-direction] [ALIGNMENT OPTIONS]
  * crossattn convert INPUT -o OUTPUT.crossattn [...]   (convert/command.ts: an OPUS-MT or Marian model to a .crossattn file)
  * crossattn download [NAME | --from L --to L] --catalog URL   (download.ts: a model a served catalog lists, checked)
@@ -63,7 +63,7 @@ import { Translator } from './translator.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
-const COMMANDS = `usage: crossattn translate [--model FILE | --from L --to L] [--json] [--html] [OPTIONS] [TEXT]
+const COMMANDS = `usage: crossattn translate [--model FILE|ID | --from L --to L] [--json] [--html] [OPTIONS] [TEXT]
        crossattn align --src FILE --tgt FILE [--model FILE] [--symmetric | --reverse-model FILE | --one-direction] [OPTIONS]
        crossattn convert INPUT -o OUTPUT.crossattn [--name NAME] [--from L --to L]   (crossattn convert --help)
        crossattn download [NAME | --from L --to L] --catalog URL [-o FILE]   (crossattn download --help)
@@ -73,7 +73,10 @@ translate: TEXT, or one sentence per line of stdin to one line of stdout (beam s
            or --sample is given; --beam-size 1 is greedy, the fastest);
            with --html, TEXT or all of stdin is one HTML fragment, translated with its markup kept.
 align: the Pharaoh word alignment of each line of --src with the same line of --tgt; without --model, the
-       catalog's models of both directions together (--one-direction: the forward one alone).`;
+       catalog's models of both directions together (--one-direction: the forward one alone).
+--model: a .crossattn file, or a Hugging Face Hub id (Helsinki-NLP/opus-mt-en-fr, Xenova/opus-mt-en-fr,
+       owner/name@revision): downloaded from HF_ENDPOINT (default https://huggingface.co) on first use,
+       converted to int8 and kept in $XDG_CACHE_HOME/crossattn (default ~/.cache/crossattn) for offline use.`;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`crossattn: ${message}\n`);
@@ -283,12 +286,21 @@ async function refuseBadOptions(options: Options, maxPositions?: number): Promis
   }
 }
 
-/** A loaded Translator; exits 1 with the reason if the file does not load. */
+/** A download's progress on a terminal's stderr, for a model by its Hub id: the file, its bytes so far and its total. */
+function downloadProgress(loaded: number, total: number, file?: string): void {
+  if (file === undefined || !process.stderr.isTTY) return;
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+  process.stderr.write(`\r\x1b[Kdownloading ${file}: ${mb(loaded)}${total ? ` of ${mb(total)}` : ''} MB`);
+}
+
+/** A loaded Translator (a file, or a Hub id fetched and kept); exits 1 with the reason if it does not load. */
 async function loadModel(model: string): Promise<Translator> {
   try {
-    return await Translator.load(model);
+    return await Translator.load(model, { onProgress: downloadProgress });
   } catch (e) {
     return fail(e instanceof Error ? `cannot load model '${model}': ${e.message}` : String(e), 1);
+  } finally {
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   }
 }
 

@@ -4,7 +4,8 @@
 // the de→en model with `crossattn download` from a catalog a local HTTP server serves, and convert a
 // model of each format another engine uses with its CLI. Also the rules the packages keep: the core at
 // most 2 MB and free of models, a model trained on research-only data never publishable and marked
-// research-only in the catalog, and the README naming only packages this repository makes.
+// research-only in the catalog, and the README naming only packages this repository makes. Models by
+// their Hub id, from a local stand-in for the Hub (HF_ENDPOINT), kept in $XDG_CACHE_HOME/crossattn.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { HF, XENOVA, ensureFixtures } from './opus-mt-fixtures.js';
+import { startHub } from './fixtures/hub-server.js';
+import { FIXTURES, HF, XENOVA, ensureFixtures } from './opus-mt-fixtures.js';
 import { ROOT } from './paths.js';
 
 const rootPackage = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
@@ -102,15 +104,18 @@ test('installed: the CLI finds the installed model, and names the package of a m
   expect(existsSync(join(work, 'project', 'node_modules', 'crossattn-general-en-de', 'general-en-de.int8.crossattn'))).toBe(true);
 });
 
-/** The exit status and output of `npx crossattn ARGS` in the project, run without blocking this process's server. */
-async function npx(...args) {
-  const child = spawn('npx', ['crossattn', ...args], { cwd: join(work, 'project') });
+/** The exit status and output of `COMMAND ARGS` in the project, run without blocking this process's servers. */
+async function run(command, args, env = {}) {
+  const child = spawn(command, args, { cwd: join(work, 'project'), env: { ...process.env, ...env } });
   let stdout = '', stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });
   child.stderr.on('data', (d) => { stderr += d; });
   const [status] = await once(child, 'close');
   return { status, stdout, stderr };
 }
+
+/** `npx crossattn ARGS` in the project. */
+const npx = (...args) => run('npx', ['crossattn', ...args]);
 
 test('installed: crossattn download fetches the served catalog\'s de→en model where translate finds it', async () => {
   // The repository's models/ folder served as a site serves it (npm run build:site): its catalog's hashes are the files'.
@@ -172,3 +177,39 @@ test('installed: npx crossattn convert reads all three formats, and the files tr
   expect(bad.status).toBe(1);
   expect(bad.stderr.trim().split('\n')).toHaveLength(1);
 });
+
+test('installed: a model by its Hub id, from HF_ENDPOINT, in all three layouts, by Translator.load and the CLI; kept for offline use', async () => {
+  ensureFixtures();
+  const hub = await startHub({ 'Helsinki-NLP/opus-mt-en-de': HF, 'old-org/opus-mt-en-de': `${FIXTURES}/hf-pytorch/opus-mt-en-de`, 'Xenova/opus-mt-en-de': XENOVA });
+  const cache = join(work, 'xdg-cache');
+  const env = { HF_ENDPOINT: hub.url, XDG_CACHE_HOME: cache };
+  const load = (id) => run('node', ['--input-type=module', '-e', `import { Translator } from 'crossattn';
+    const t = await Translator.load(${JSON.stringify(id)});
+    const r = await t.translate('Where is the station?', { beamSize: 1 });
+    console.log(JSON.stringify({ text: r.text, source: t.info.source, from: t.info.convertedFrom }));`], env);
+  const translated = {};
+  try {
+    for (const id of ['Helsinki-NLP/opus-mt-en-de', 'old-org/opus-mt-en-de', 'Xenova/opus-mt-en-de']) {
+      const api = await load(id);
+      expect(api.status, `${id}: ${api.stderr}`).toBe(0);
+      const r = JSON.parse(api.stdout);
+      expect(r.source).toBe(`${hub.url}/${id}`);
+      expect(r.from).toBe(id.startsWith('Xenova') ? 'transformers.js' : 'huggingface-marian');
+      translated[id] = r.text;
+      const cli = await run('npx', ['crossattn', 'translate', '--model', id, '--beam-size', '1', 'Where is the station?'], env);
+      expect(cli.status, `${id}: ${cli.stderr}`).toBe(0);
+      expect(cli.stdout.trim()).toBe(r.text);
+    }
+    expect(new Set(Object.values(translated)).size).toBe(1);  // the same weights in three layouts
+    expect(translated['Helsinki-NLP/opus-mt-en-de']).toMatch(/Bahnhof/);
+  } finally {
+    await hub.close();
+  }
+  // The hub is gone: each model comes from the cache, with no request.
+  for (const id of Object.keys(translated)) {
+    const offline = await run('npx', ['crossattn', 'translate', '--model', id, '--beam-size', '1', 'Where is the station?'], env);
+    expect(offline.status, `${id}: ${offline.stderr}`).toBe(0);
+    expect(offline.stdout.trim()).toBe(translated[id]);
+    expect(existsSync(join(cache, 'crossattn', 'hub', new URL(hub.url).host.replace(/[^A-Za-z0-9.-]/g, '_'), id, 'main', 'model.crossattn'))).toBe(true);
+  }
+}, 300_000);
