@@ -51,41 +51,52 @@ function sinusoids() {
   return t;
 }
 
-/** One graph's nodes and float32 initializers: MatMul on [in, out] weights, Add of biases, LayerNormalization, Gather of tables. */
+/**
+ * One graph's nodes and float32 initializers, wired as a post-norm Marian layer computes (the converter
+ * finds each weight by the graph's structure, onnx-structure.ts): Gather of the tables, MatMul on [in, out]
+ * weights and Add of biases, q k^T, Softmax, p v, residual Adds, LayerNormalization, swish.
+ */
 function graph(side, rng) {
   const nodes = [], initializers = [];
   const init = (name, dims, values) => initializers.push({ name, dims, data_type: 1, raw_data: new Uint8Array(Float32Array.from(values).buffer) });
   const random = (n) => Array.from({ length: n }, () => rng.next() - 0.5);
-  const node = (name, op_type, input) => nodes.push({ name, op_type, input, output: [`${name}_out`] });
+  const node = (name, op_type, input) => {
+    nodes.push({ name, op_type, input, output: [`${name}_out`] });
+    return `${name}_out`;
+  };
   const embedding = EMBEDDING;
   init('embed', [V, D], embedding);
-  node(`/model/${side}/embed_tokens/Gather`, 'Gather', ['embed', 'ids']);
   init('positions', [POSITIONS, D], sinusoids());
-  node(`/model/${side}/embed_positions/Gather`, 'Gather', ['positions', 'pos']);
-  const linear = (module, inputs, outputs) => {
+  init('embed_scale', [], [Math.sqrt(D)]);
+  const tokens = node(`/model/${side}/Mul`, 'Mul', [node(`/model/${side}/embed_tokens/Gather`, 'Gather', ['embed', 'input_ids']), 'embed_scale']);
+  let x = node(`/model/${side}/Add`, 'Add', [tokens, node(`/model/${side}/embed_positions/Gather`, 'Gather', ['positions', 'position_ids'])]);
+  const linear = (module, input, inputs, outputs) => {
     const w = `${module}.w`, b = `${module}.b`;
     init(w, [inputs, outputs], random(inputs * outputs));
     init(b, [outputs], random(outputs));
-    node(`/model/${module}/MatMul`, 'MatMul', ['x', w]);
-    node(`/model/${module}/Add`, 'Add', [b, 'y']);
+    return node(`/model/${module}/Add`, 'Add', [b, node(`/model/${module}/MatMul`, 'MatMul', [input, w])]);
   };
-  const norm = (module) => {
+  const norm = (module, input) => {
     init(`${module}.g`, [D], random(D));
     init(`${module}.b`, [D], random(D));
-    node(`/model/${module}/LayerNormalization`, 'LayerNormalization', ['x', `${module}.g`, `${module}.b`]);
+    return node(`/model/${module}/LayerNormalization`, 'LayerNormalization', [input, `${module}.g`, `${module}.b`]);
   };
   const l = `${side}/layers.0`;
   for (const attn of side === 'encoder' ? ['self_attn'] : ['self_attn', 'encoder_attn']) {
-    for (const p of ['q', 'k', 'v', 'out']) linear(`${l}/${attn}/${p}_proj`, D, D);
-    norm(`${l}/${attn}_layer_norm`);
+    const memory = attn === 'encoder_attn' ? 'encoder_hidden_states' : x;
+    const [q, k, v] = ['q', 'k', 'v'].map((p) => linear(`${l}/${attn}/${p}_proj`, p === 'q' ? x : memory, D, D));
+    const scores = node(`/model/${l}/${attn}/MatMul`, 'MatMul', [q, node(`/model/${l}/${attn}/Transpose`, 'Transpose', [k])]);
+    const weighted = node(`/model/${l}/${attn}/MatMul_1`, 'MatMul', [node(`/model/${l}/${attn}/Softmax`, 'Softmax', [scores]), v]);
+    const out = linear(`${l}/${attn}/out_proj`, weighted, D, D);
+    x = norm(`${l}/${attn}_layer_norm`, node(`/model/${l}/${attn}/Add_residual`, 'Add', [x, out]));
   }
-  linear(`${l}/fc1`, D, FF);
-  linear(`${l}/fc2`, FF, D);
-  norm(`${l}/final_layer_norm`);
+  const hidden = linear(`${l}/fc1`, x, D, FF);
+  const swish = node(`/model/${l}/Mul_swish`, 'Mul', [hidden, node(`/model/${l}/Sigmoid`, 'Sigmoid', [hidden])]);
+  x = norm(`${l}/final_layer_norm`, node(`/model/${l}/Add_residual`, 'Add', [x, linear(`${l}/fc2`, swish, FF, D)]));
   if (side === 'decoder') {  // the output layer tied to the embedding: [D, V], the embedding transposed
     init('lm_head.w', [D, V], Array.from({ length: D * V }, (_, k) => embedding[(k % V) * D + Math.floor(k / V)]));
-    node('/lm_head/MatMul', 'MatMul', ['x', 'lm_head.w']);
     init('final_logits_bias', [V], random(V));
+    node('/Add_logits', 'Add', [node('/lm_head/MatMul', 'MatMul', [x, 'lm_head.w']), 'final_logits_bias']);
   }
   return { node: nodes, name: side, initializer: initializers };
 }

@@ -1,6 +1,7 @@
 // `crossattn convert` of a transformers.js folder (Xenova/opus-mt-* layout: onnx/encoder_model.onnx,
 // onnx/decoder_model_merged.onnx, their _quantized q8 variants, tokenizer.json), checked against
 // transformers.js 4.3.1 itself on the same folder, and against the Hugging Face folder of the same weights.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +46,49 @@ test('a decoder merged as optimum merges them (the layers inside both branches o
   expect([...merged.tensors.keys()].sort()).toEqual([...plain.tensors.keys()].sort());
   for (const [name, t] of plain.tensors) expect(bytesOf(merged.tensors.get(name)).equals(bytesOf(t)), name).toBe(true);
 }, 60_000);
+
+/**
+ * A copy of `from` whose ONNX files' node names `how` rewrites (python3-onnx): 'optimum' as optimum names
+ * them (the encoder exported alone: no /model/encoder segment; the decoder's embedding lookup after
+ * `shared`), 'none' every node a bare number, so that only the graph's structure says what each computes.
+ */
+function renamedNodes(from, how) {
+  const dir = join(work, `renamed-${how}-${from.split('/').at(-2)}`, 'opus-mt-en-de');
+  cpSync(from, dir, { recursive: true });
+  const rename = how === 'optimum'
+    ? "n.name = n.name.replace('/model/encoder/', '/').replace('/model/decoder/embed_tokens/', '/model/decoder/shared/')"
+    : 'n.name = str(i)';
+  execFileSync(process.env.CROSSATTN_PYTHON ?? '/usr/bin/python3', ['-c', `import glob, onnx, sys
+def walk(g):
+    for i, n in enumerate(g.node):
+        ${rename}
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH: walk(a.g)
+for path in glob.glob(sys.argv[1] + '/onnx/*.onnx'):
+    m = onnx.load(path); walk(m.graph); onnx.save(m, path)`, dir], { stdio: 'pipe' });
+  return dir;
+}
+
+test('weights are found by the graph\'s structure, not by node names: renamed as optimum names them, or not named at all', async () => {
+  const expected = await convertModel(XENOVA);
+  for (const dir of [renamedNodes(XENOVA, 'optimum'), renamedNodes(XENOVA, 'none'), renamedNodes(XENOVA_IF, 'none')]) {
+    const model = await convertModel(dir);
+    expect([...model.tensors.keys()].sort(), dir).toEqual([...expected.tensors.keys()].sort());
+    for (const [name, t] of expected.tensors) expect(bytesOf(model.tensors.get(name)).equals(bytesOf(t)), `${dir}: ${name}`).toBe(true);
+  }
+  const q8 = await convertModel(XENOVA, { quantized: true });
+  const q8Unnamed = await convertModel(renamedNodes(XENOVA, 'none'), { quantized: true });
+  expect([...q8Unnamed.tensors.keys()].sort()).toEqual([...q8.tensors.keys()].sort());
+  for (const [name, t] of q8.tensors) expect(bytesOf(q8Unnamed.tensors.get(name)).equals(bytesOf(t)), `q8: ${name}`).toBe(true);
+}, 120_000);
+
+test('a graph whose sub-layers do not run as a Marian layer\'s is a ConvertError', async () => {
+  const dir = variantOf('two-layers', (d) => {
+    const config = JSON.parse(readFileSync(join(d, 'config.json'), 'utf8'));
+    writeFileSync(join(d, 'config.json'), JSON.stringify({ ...config, encoder_layers: config.encoder_layers + 1 }));
+  });
+  await expect(convertModel(dir)).rejects.toThrow(/encoder_model\.onnx: graph: computes 6 encoder layers, config\.json says 7/);
+});
 
 test('the q8 folder keeps the linear layers int8 with their per-column scales, exactly', async () => {
   const q8 = await convertModel(XENOVA, { quantized: true });
@@ -100,14 +144,17 @@ describe('agrees with transformers.js on FLORES dev', () => {
   }, 170_000);
 });
 
+/** A copy of the fp32 fixture (the ONNX files linked), changed by `edit`. */
+function variantOf(name, edit) {
+  const dir = join(work, name, 'opus-mt-en-de');
+  cpSync(XENOVA, dir, { recursive: true, filter: (src) => !src.endsWith('.onnx') });
+  for (const f of ['encoder_model.onnx', 'decoder_model_merged.onnx']) symlinkSync(join(XENOVA, 'onnx', f), join(dir, 'onnx', f));
+  edit(dir);
+  return dir;
+}
+
 describe('bad transformers.js folders are a ConvertError naming the file and field', () => {
-  function variant(name, edit) {
-    const dir = join(work, name, 'opus-mt-en-de');
-    cpSync(XENOVA, dir, { recursive: true, filter: (src) => !src.endsWith('.onnx') });
-    for (const f of ['encoder_model.onnx', 'decoder_model_merged.onnx']) symlinkSync(join(XENOVA, 'onnx', f), join(dir, 'onnx', f));
-    edit(dir);
-    return dir;
-  }
+  const variant = variantOf;
   const editJson = (path, f) => writeFileSync(path, JSON.stringify(f(JSON.parse(readFileSync(path, 'utf8')))));
 
   test('a missing ONNX file', async () => {

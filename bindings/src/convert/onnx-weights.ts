@@ -1,13 +1,13 @@
 /**
  * The weights of an OPUS-MT encoder or decoder exported to ONNX (optimum / torch.onnx, as in
- * Xenova/opus-mt-*), mapped back to HF MarianMT's names through the graph. torch.onnx names each node
- * by the module that ran it (`/model/encoder/layers.0/self_attn/q_proj/MatMul`), so the module is the
- * node's path; the weight is the node's initializer input, which is often anonymous
- * (`onnx::MatMul_1234`, nn.Linear's weight transposed to [in, out] by constant folding).
+ * Xenova/opus-mt-*), mapped back to HF MarianMT's names: onnx-structure.ts says which module each node
+ * computes, from the graph's structure; the weight is the node's initializer input, which is often
+ * anonymous (`onnx::MatMul_1234`, nn.Linear's weight transposed to [in, out] by constant folding),
+ * possibly behind Identity or Transpose nodes.
  *
  * q8 models (onnxruntime's dynamic quantization, as transformers.js quantizes them; bench/quantize_onnx.py
- * replicates it) hold a MatMulInteger per linear layer with an int8 weight `X_quantized` [in, out],
- * its scale `X_scale` (per output column, or one) and zero point `X_zero_point`: with zero points 0
+ * replicates it) hold a MatMulInteger per linear layer with an int8 weight [in, out], its scale (per
+ * output column, or one; the initializer the product's result is multiplied by) and zero point: with zero points 0
  * this is exactly our int8 layout (docs/model-format.md: W[j, k] = scale[j] * Wq[j, k]), so it is
  * kept int8, transposed; otherwise it is dequantized to fp32. Embedding tables are stored uint8 with a
  * per-tensor scale and zero point (Gather then DequantizeLinear): they are dequantized exactly as
@@ -27,8 +27,6 @@ export interface OnnxWeights {
   int8: number;
 }
 
-const MODULE = /(?:^|\/)(?:model\/)?(encoder|decoder)\/(layers\.\d+\/(?:(?:self_attn|encoder_attn)\/(?:q|k|v|out)_proj|fc1|fc2|self_attn_layer_norm|encoder_attn_layer_norm|final_layer_norm)|embed_tokens|embed_positions)\/[^/]+$/;
-const LM_HEAD = /(?:^|\/)lm_head\/[^/]+$/;
 
 function transpose(data: Float32Array | Int8Array, rows: number, cols: number): Float32Array | Int8Array {
   const out = new (data.constructor as Float32ArrayConstructor | Int8ArrayConstructor)(data.length);
@@ -41,8 +39,30 @@ class GraphWeights {
   positionTolerance = 1e-3;
   private readonly producer = new Map<string, OnnxNode>();
 
+  private readonly consumers = new Map<string, OnnxNode[]>();
+
   constructor(private readonly graph: OnnxGraph, private readonly file: string) {
-    for (const n of graph.nodes) for (const o of n.outputs) this.producer.set(o, n);
+    for (const n of graph.nodes) {
+      for (const o of n.outputs) this.producer.set(o, n);
+      for (const i of n.inputs) this.consumers.set(i, [...(this.consumers.get(i) ?? []), n]);
+    }
+  }
+
+  /** The float initializer among the inputs of the node that consumes `value` through Cast and Mul ops: a quantized product's scale. */
+  private scaleAfter(value: string): Float32Array | undefined {
+    for (let depth = 0; depth < 4; depth++) {
+      const next = this.consumers.get(value)?.find((n) => ['Cast', 'Mul'].includes(n.opType));
+      if (!next) return undefined;
+      for (const input of next.inputs) {
+        const direct = this.graph.initializers.get(input);
+        if (direct?.data instanceof Float32Array) return direct.data;
+        const factor = this.producer.get(input);  // onnxruntime: Mul(activation scale, weight scale)
+        const weightScale = factor?.opType === 'Mul' ? factor.inputs.map((i) => this.graph.initializers.get(i)).find((t) => t?.data instanceof Float32Array) : undefined;
+        if (weightScale) return weightScale.data as Float32Array;
+      }
+      value = next.outputs[0];
+    }
+    return undefined;
   }
 
   private init(name: string, field: string): OnnxTensor {
@@ -74,8 +94,8 @@ class GraphWeights {
   /** MatMulInteger's weight [in, out] with its scale and zero point -> ours [out, in], int8 when exact. */
   private integerWeight(node: OnnxNode, name: string): void {
     const q = this.init(node.inputs[1], name);
-    const base = node.inputs[1].replace(/_quantized$/, '');
-    const scale = this.init(`${base}_scale`, name).data as Float32Array;
+    const scale = this.scaleAfter(node.outputs[0]);
+    if (!scale) throw new ConvertError(this.file, name, `'${node.inputs[1]}' is an integer weight with no scale after its product`);
     const zeroPoint = node.inputs[3] ? this.init(node.inputs[3], name).data : new Int8Array(1);
     if (q.dims.length !== 2) throw new ConvertError(this.file, name, `'${node.inputs[1]}' has dims [${q.dims}], not a matrix`);
     const [inputs, outputs] = q.dims;
@@ -96,44 +116,52 @@ class GraphWeights {
     this.set(`${name}.weight`, { dtype: 'F32', shape: [outputs, inputs], data: w });
   }
 
-  /** A Gather's table: float, or 8-bit with `_scale` and `_zero_point` (DequantizeLinear per tensor). */
-  private table(input: string, field: string): Tensor {
+  /** A Gather's table: float, or 8-bit with the scale and zero point of the DequantizeLinear after the lookup. */
+  private table(gather: OnnxNode, field: string): Tensor {
+    const input = this.weightName(gather.inputs[0]);
     const t = this.init(input, field);
     if (t.data instanceof Float32Array) return { dtype: 'F32', shape: t.dims, data: t.data };
-    const base = input.replace(/_quantized$/, '');
-    const scale = (this.init(`${base}_scale`, field).data as Float32Array)[0];
-    const zeroPoint = this.init(`${base}_zero_point`, field).data[0];
+    const dequantize = this.consumers.get(gather.outputs[0])?.find((n) => n.opType === 'DequantizeLinear');
+    if (!dequantize) throw new ConvertError(this.file, field, `'${input}' is an 8-bit table with no DequantizeLinear after its lookup`);
+    const scale = (this.init(dequantize.inputs[1], field).data as Float32Array)[0];
+    const zeroPoint = dequantize.inputs[2] ? this.init(dequantize.inputs[2], field).data[0] : 0;
     const data = Float32Array.from(t.data as Uint8Array | Int8Array, (v) => Math.fround(v - zeroPoint) * scale);
     if (field.endsWith('embed_positions')) this.positionTolerance = scale / 2 + 1e-3;
     return { dtype: 'F32', shape: t.dims, data };
   }
 
+  /** The vector `node` adds or multiplies by, as `${name}.${suffix}` (`name` alone without a suffix), flattened. */
   private vector(node: OnnxNode, name: string, suffix: string): void {
-    const input = node.inputs.find((i) => this.graph.initializers.get(i)?.dims.length === 1);
+    const input = node.inputs.map((i) => this.weightName(i)).find((i) => (this.graph.initializers.get(i)?.data.length ?? 0) > 1);
     if (!input) return;  // an Add of activations (a residual) or of a scalar constant
     const t = this.init(input, name);
-    this.set(`${name}.${suffix}`, { dtype: 'F32', shape: t.dims, data: t.data as Float32Array });
+    this.set(suffix ? `${name}.${suffix}` : name, { dtype: 'F32', shape: [t.data.length], data: t.data as Float32Array });
   }
 
-  /** Reads one node: the weight, bias or table its module owns, if it has one. */
-  visit(node: OnnxNode): void {
-    const m = MODULE.exec(node.name);
-    const lm = !m && LM_HEAD.test(node.name);
-    if (!m && !lm) return;
-    const name = lm ? 'lm_head' : `model.${m![1]}.${m![2].replace(/\//g, '.')}`;
+  /** The initializer `name` reads through Identity nodes (an exporter's deduplication of shared weights). */
+  private weightName(name: string): string {
+    for (let via = this.producer.get(name); via?.opType === 'Identity' && !this.graph.initializers.has(name); via = this.producer.get(name)) {
+      name = via.inputs[0];
+    }
+    return name;
+  }
+
+  /** Reads the weight, bias or table of module `name` (onnx-structure.ts) that `node` reads. */
+  visit(node: OnnxNode, name: string): void {
     const isNorm = name.endsWith('layer_norm');
+    if (name === 'final_logits_bias') return this.vector(node, name, '');
     switch (node.opType) {
-      case 'MatMul': if (!isNorm) this.set(`${name}.weight`, this.linearWeight(node.inputs[1], true, name)); break;
+      case 'MatMul': if (!isNorm) this.set(`${name}.weight`, this.linearWeight(this.weightName(node.inputs[1]), true, name)); break;
       case 'MatMulInteger': this.integerWeight(node, name); break;
       case 'Gemm': {
-        this.set(`${name}.weight`, this.linearWeight(node.inputs[1], node.attributes.get('transB') !== 1, name));
+        this.set(`${name}.weight`, this.linearWeight(this.weightName(node.inputs[1]), node.attributes.get('transB') !== 1, name));
         if (node.inputs[2]) this.vector({ ...node, inputs: [node.inputs[2]] }, name, 'bias');
         break;
       }
-      case 'Gather': if (!isNorm) this.set(`${name}.weight`, this.table(node.inputs[0], name)); break;
+      case 'Gather': if (!isNorm) this.set(`${name}.weight`, this.table(node, name)); break;
       case 'LayerNormalization':
-        this.set(`${name}.weight`, this.linearVector(node.inputs[1], name));
-        if (node.inputs[2]) this.set(`${name}.bias`, this.linearVector(node.inputs[2], name));
+        this.set(`${name}.weight`, this.linearVector(this.weightName(node.inputs[1]), name));
+        if (node.inputs[2]) this.set(`${name}.bias`, this.linearVector(this.weightName(node.inputs[2]), name));
         break;
       case 'Add': this.vector(node, name, 'bias'); break;
       case 'Mul': if (isNorm) this.vector(node, name, 'weight'); break;
@@ -149,14 +177,16 @@ class GraphWeights {
 
 /**
  * The HF-named weights in `graph` (`model.encoder.layers.0.self_attn.q_proj.weight` [out, in], ...,
- * `model.decoder.embed_tokens.weight`, `lm_head.weight`, `final_logits_bias` when the graph has them).
+ * `model.decoder.embed_tokens.weight`, `lm_head.weight`, `final_logits_bias` when the graph has them),
+ * read from the nodes `roles` (onnx-structure.ts) names.
  * @throws ConvertError naming `file` when a node's weight is missing or not a matrix, or a name repeats.
  */
-export function onnxWeights(graph: OnnxGraph, file: string): OnnxWeights {
+export function onnxWeights(graph: OnnxGraph, file: string, roles: Map<OnnxNode, string>): OnnxWeights {
   const g = new GraphWeights(graph, file);
-  for (const node of graph.nodes) g.visit(node);
-  const bias = graph.initializers.get('final_logits_bias');
-  if (bias) g.tensors.set('final_logits_bias', { dtype: 'F32', shape: [bias.data.length], data: bias.data as Float32Array });
+  for (const node of graph.nodes) {
+    const name = roles.get(node);
+    if (name !== undefined) g.visit(node, name);
+  }
   const int8 = [...g.tensors.values()].filter((t) => t.dtype === 'I8').length;
   return { tensors: g.tensors, positionTolerance: g.positionTolerance, int8 };
 }

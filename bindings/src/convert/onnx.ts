@@ -59,8 +59,11 @@ export interface OnnxTensor { name: string; dims: number[]; data: Float32Array |
 /** A node: its op, name and the names of its inputs and outputs; `attributes` holds integer ones. */
 export interface OnnxNode { name: string; opType: string; inputs: string[]; outputs: string[]; attributes: Map<string, number | number[]> }
 
-/** The graph: every node (subgraphs' included, in order) and the initializers by name. */
-export interface OnnxGraph { nodes: OnnxNode[]; initializers: Map<string, OnnxTensor> }
+/**
+ * The graph: every node (subgraphs' included, in order), each (sub)graph's own nodes in order (the
+ * main graph first, then the branches of If nodes and the bodies of loops), and the initializers by name.
+ */
+export interface OnnxGraph { nodes: OnnxNode[]; graphs: OnnxNode[][]; initializers: Map<string, OnnxTensor> }
 
 type Long = number | { toNumber(): number };
 const num = (x: Long): number => (typeof x === 'number' ? x : x.toNumber());
@@ -98,6 +101,8 @@ function tensorOf(t: RawTensor, file: string): OnnxTensor | undefined {
 }
 
 function collect(g: RawGraph, file: string, out: OnnxGraph): void {
+  const own: OnnxNode[] = [];
+  out.graphs.push(own);
   for (const t of g.initializer) {
     const tensor = tensorOf(t, file);
     if (tensor) out.initializers.set(tensor.name, tensor);
@@ -109,7 +114,9 @@ function collect(g: RawGraph, file: string, out: OnnxGraph): void {
       for (const sub of a.graphs ?? []) collect(sub, file, out);
       attributes.set(a.name, a.ints && a.ints.length ? a.ints.map(num) : num(a.i ?? 0));
     }
-    out.nodes.push({ name: n.name, opType: n.op_type, inputs: n.input, outputs: n.output, attributes });
+    const node = { name: n.name, opType: n.op_type, inputs: n.input, outputs: n.output, attributes };
+    own.push(node);
+    out.nodes.push(node);
   }
 }
 
@@ -127,7 +134,7 @@ export function readOnnx(files: ModelFiles, file: string): OnnxGraph {
     throw new ConvertError(path, 'graph', `not an ONNX model (${e instanceof Error ? e.message : String(e)})`);
   }
   if (!model.graph) throw new ConvertError(path, 'graph', 'not an ONNX model: it has no graph');
-  const graph: OnnxGraph = { nodes: [], initializers: new Map() };
+  const graph: OnnxGraph = { nodes: [], graphs: [], initializers: new Map() };
   collect(model.graph, path, graph);
   return graph;
 }

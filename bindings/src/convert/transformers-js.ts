@@ -19,6 +19,7 @@ import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR } from './m
 import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
 import { readJsonFile, type ModelFiles } from './model-files.js';
 import { readOnnx } from './onnx.js';
+import { moduleRoles } from './onnx-structure.js';
 import { onnxWeights, type OnnxWeights } from './onnx-weights.js';
 import { rebuildSentencePiece } from './tokenizer-json.js';
 
@@ -82,8 +83,10 @@ export async function convertTransformersJs(files: ModelFiles, options: ConvertO
   const { vocab, spm } = rebuildSentencePiece(files, 'tokenizer.json');
   const inFolder = onnxPaths(files, options.quantized === true);
   const paths = { encoder: files.display(inFolder.encoder), decoder: files.display(inFolder.decoder) };
-  const enc = onnxWeights(readOnnx(files, inFolder.encoder), paths.encoder);
-  const dec = onnxWeights(readOnnx(files, inFolder.decoder), paths.decoder);
+  const encoderGraph = readOnnx(files, inFolder.encoder), decoderGraph = readOnnx(files, inFolder.decoder);
+  const facts = (layers: number) => ({ layers, dModel: c.d_model, vocabSize: c.vocab_size, maxPositions: c.max_position_embeddings });
+  const enc = onnxWeights(encoderGraph, paths.encoder, moduleRoles(encoderGraph, 'encoder', facts(c.encoder_layers), paths.encoder));
+  const dec = onnxWeights(decoderGraph, paths.decoder, moduleRoles(decoderGraph, 'decoder', facts(c.decoder_layers), paths.decoder));
   const { tensors, shared, tied } = assemble(enc, dec, paths, c);
   const embedding = tensors.get(shared ? 'shared.weight' : 'decoder.embed_tokens.weight')!;
   if (embedding.shape[0] !== vocab.length) {
