@@ -16,7 +16,8 @@ import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
 import { renderOpenedList, wireOpenControls } from './open-controls.js';
 import { wireHubControls } from './hub-controls.js';
-import { hideCredit, hideLoading, showCredit, showLoading, showProgress } from './model-loading.js';
+import { loadPairs, pairGroups, pairOf as downloadOf } from './pairs.js';
+import { hideCredit, hideLoading, megabytes, showCredit, showLoading, showProgress } from './model-loading.js';
 import { markOnce } from './page-marks.js';
 import { loadWorkers, startEngine, startWorkers, takeWorkers } from './page-start.js';
 import { loadSpeedFigures, showSpeed } from './performance-view.js';
@@ -56,6 +57,8 @@ const pairName = (from, to) => `${languageName(from)} → ${languageName(to)}`;
 // Every model the page can use: the catalog's directions ({id: "en-de", sourceLang, targetLang, model: URL,
 // card, source, license}) and the models opened here ({id, sourceLang, targetLang, opened: {info, size, from}}).
 let models = [];
+let downloads = [];  // models/pairs.json's pairs, offered for download in the direction choice (pairs.js)
+let hub = null;      // the page's downloads (hub-controls.js)
 let architecture = null;  // models/architecture.json, once loaded
 const pools = new Map(); // model id -> Promise<WorkerPool>, loaded on first use and kept
 let active = null;     // the entry of `models` chosen now
@@ -278,7 +281,8 @@ function fillDirections() {
   const group = document.createElement('optgroup');
   group.label = 'Opened models';
   group.append(...opened.map(option));
-  $('direction').replaceChildren(...models.filter((m) => !m.opened).map(option), ...(opened.length ? [group] : []));
+  $('direction').replaceChildren(...models.filter((m) => !m.opened).map(option), ...(opened.length ? [group] : []),
+                                 ...pairGroups(downloads, languageName, megabytes));
   if (active) $('direction').value = active.id;
   renderOpenedList(opened.map((m) => ({ id: m.id, label: $('direction').querySelector(`option[value="${m.id}"]`).textContent,
                                         size: m.opened.size, from: m.opened.from })), removeModel);
@@ -470,7 +474,12 @@ async function main() {
   models = [...catalog.map((e) => ({ id: pairOf(e), ...e })),
             ...opened.map(({ id, ...o }) => ({ id, sourceLang: o.info.sourceLang, targetLang: o.info.targetLang, opened: o }))];
   fillDirections();
-  $('direction').addEventListener('change', () => changeModel($('direction').value));
+  $('direction').addEventListener('change', () => {
+    const pair = downloadOf(downloads, $('direction').value);
+    if (!pair) return changeModel($('direction').value);
+    $('direction').value = active.id;  // the model in use stays chosen until the download is open
+    return pair.kind === 'firefox' ? hub.fromFiles(pair) : hub.fromHub(pair.id);
+  });
   $('swap').addEventListener('click', swap);
   $('retry').addEventListener('click', () => retry?.());
   wireKeepOffline(catalogModels(), entryName);
@@ -494,7 +503,11 @@ async function main() {
   architecture = await architectureLoaded;
   await speedLoaded;  // optional too: without it the footer has no speed line
   wireOpenControls(openModel, showOpenError);
-  wireHubControls(openModel, showOpenError);
+  hub = wireHubControls(openModel, showOpenError);
+  loadPairs().then((pairs) => {  // optional, and not waited for: the page translates meanwhile
+    downloads = pairs;
+    fillDirections();
+  });
   for (const id of ['direction', 'source', 'model-file', 'model-url', 'model-url-open', 'hub-id', 'hub-open']) $(id).disabled = false;
   const start = models.find((m) => m.id === localStorage.getItem(DIRECTION_KEY)) ?? models[0];
   await changeModel(start.id);

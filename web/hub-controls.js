@@ -1,9 +1,11 @@
-// The page's way to a model by its Hugging Face Hub id (Helsinki-NLP/opus-mt-en-fr, Xenova/opus-mt-en-fr):
-// a worker (dist/convert-worker.js) downloads the repository's files, converts them to int8 and hands
+// The page's way to models it does not ship: a model on the Hugging Face Hub by its id
+// (Helsinki-NLP/opus-mt-en-fr, Xenova/opus-mt-en-fr), typed in or chosen from models/pairs.json's
+// OPUS-MT pairs, or a Firefox Translations model that list names by its files. A worker
+// (dist/convert-worker.js) downloads the files, converts them (to int8 where they are float) and hands
 // back the .crossattn bytes, which the page then opens as it opens a file (`open(bytes, from)`: checked
-// by loading it, listed, kept for offline use). The download's progress shows each file's name and bytes.
-// The endpoint is the Hub's, or the page URL's `hub` parameter (a mirror, or a test's local hub).
-import { convertInWorker } from '../dist/index.js';
+// by loading it, listed, kept for offline use). The status line shows each file's name and bytes.
+// The Hub is huggingface.co, or the page URL's `hub` parameter (a mirror, or a test's local hub).
+import { convertFileSetInWorker, convertInWorker } from '../dist/index.js';
 import { megabytes } from './model-loading.js';
 
 const $ = (id) => document.getElementById(id);
@@ -14,43 +16,59 @@ export function hubEndpoint() {
   return new URLSearchParams(location.search).get('hub') ?? 'https://huggingface.co';
 }
 
-/** What the status line says of a download: the file, its bytes so far and its total. */
-function progressText(id, file, loaded, total) {
-  return `Downloading ${id}: ${file}, ${total ? `${megabytes(loaded)} of ${megabytes(total)}` : megabytes(loaded)}`;
+/** What the status line says of a download: the model, the file, its bytes so far and its total. */
+function progressText(label, file, loaded, total) {
+  return `Downloading ${label}: ${file}, ${total ? `${megabytes(loaded)} of ${megabytes(total)}` : megabytes(loaded)}`;
 }
 
-/** Wires the id form: a submitted id is downloaded and converted in a worker, then `open(bytes, from)`. */
+/**
+ * The page's downloads: `fromHub(id)` and `fromFiles(pair)` (a Firefox record of models/pairs.json)
+ * convert in a worker and call `open(bytes, from)`; a failure is said with `showOpenError`, and the
+ * model in use stays. One download at a time; the id form is wired here.
+ */
 export function wireHubControls(open, showOpenError) {
-  const form = $('hub-form');
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const id = $('hub-id').value.trim(), endpoint = hubEndpoint();
-    $('hub-open').disabled = true;
+  let busy = false;
+  async function run(label, from, convert) {
+    if (busy) return;
+    busy = $('hub-open').disabled = true;
     showOpenError(null);
     $('hub-progress').hidden = false;
     const worker = new Worker(WORKER_URL, { type: 'module' });
+    const progress = {
+      onProgress(loaded, total, file) {
+        $('hub-progress').value = total ? loaded / total : 0;
+        $('open-status').textContent = progressText(label, file, loaded, total);
+      },
+      onConverting() {
+        $('hub-progress').removeAttribute('value');  // indeterminate while it converts
+        $('open-status').textContent = `Converting ${label}, in a worker…`;
+      },
+    };
     try {
-      const { bytes } = await convertInWorker(worker, id, {
-        endpoint,
-        onProgress(loaded, total, file) {
-          $('hub-progress').value = total ? loaded / total : 0;
-          $('open-status').textContent = progressText(id, file, loaded, total);
-        },
-        onConverting() {
-          $('hub-progress').removeAttribute('value');  // indeterminate while it converts
-          $('open-status').textContent = `Converting ${id} to int8, in a worker…`;
-        },
-      });
+      const bytes = await convert(worker, progress);
       $('open-status').textContent = '';
-      await open(bytes, `${endpoint}/${id}`);
+      await open(bytes, from);
     } catch (e) {
       $('open-status').textContent = '';
-      showOpenError(`Cannot download ${id}: ${e.message}. The model in use stays.`);
+      showOpenError(`Cannot download ${label}: ${e.message}. The model in use stays.`);
     } finally {
       worker.terminate();
       $('hub-progress').hidden = true;
       $('hub-progress').value = 0;
-      $('hub-open').disabled = false;
+      busy = $('hub-open').disabled = false;
     }
+  }
+  const fromHub = (id) => {
+    const endpoint = hubEndpoint();
+    return run(id, `${endpoint}/${id}`, async (worker, progress) => (await convertInWorker(worker, id, { endpoint, ...progress })).bytes);
+  };
+  const fromFiles = (pair) => run(`${pair.sourceLang}→${pair.targetLang} (Firefox Translations)`, pair.url,
+    (worker, progress) => convertFileSetInWorker(worker, {
+      name: `${pair.sourceLang}${pair.targetLang}`, source: pair.url, license: pair.license, files: pair.files,
+    }, progress));
+  $('hub-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    fromHub($('hub-id').value.trim());
   });
+  return { fromHub, fromFiles };
 }

@@ -15,7 +15,8 @@ export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export type { HubOptions, HubSource } from './hub/convert-by-name.js';
-export { convertInWorker } from './hub/convert-client.js';
+export { convertFileSetInWorker, convertInWorker } from './hub/convert-client.js';
+export type { FileSet, ListedFile } from './hub/convert-file-set.js';
 export {
   CancelledError,
   CrossattnError,

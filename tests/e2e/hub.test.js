@@ -48,7 +48,7 @@ test('a model by its id: downloaded with progress, converted in a worker, transl
 
   const statuses = await page.evaluate(() => globalThis.statusTexts);
   expect(statuses.some((s) => /^Downloading Helsinki-NLP\/opus-mt-en-de: model\.safetensors, [\d.]+\u00a0MB of [\d.]+\u00a0MB$/.test(s))).toBe(true);
-  expect(statuses).toContain(`Converting ${ID} to int8, in a worker…`);
+  expect(statuses).toContain(`Converting ${ID}, in a worker…`);
   const paths = hub.requests.slice(before).map((r) => r.path);
   expect(paths).toContain(`/${ID}/resolve/main/config.json`);
   expect(paths).toContain(`/${ID}/resolve/main/model.safetensors`);
@@ -61,6 +61,21 @@ test('a model by its id: downloaded with progress, converted in a worker, transl
   const targetTokens = Number(await page.getAttribute('#heatmap', 'data-target-tokens'));
   expect(await page.$$eval('#heatmap g.row', (r) => r.length)).toBe(targetTokens);
   expect(Number(await page.getAttribute('#alignment', 'data-links'))).toBeGreaterThan(0);
+
+  // The direction choice offers the pairs of models/pairs.json for download, en→fr among them; choosing
+  // the OPUS-MT en→de pair downloads Helsinki-NLP/opus-mt-en-de (the stand-in's fixture: the same file, the same model).
+  await page.waitForSelector('#direction optgroup[label^="Download: OPUS-MT"]', { state: 'attached' });
+  const offered = await page.$$eval('#direction optgroup[label^="Download: OPUS-MT"] option', (o) => o.map((x) => [x.value, x.textContent]));
+  expect(offered.some(([, label]) => label.startsWith('English → French ('))).toBe(true);
+  expect(await page.$$eval('#direction optgroup[label^="Download: Firefox"] option', (o) => o.some((x) => x.textContent.startsWith('English → French (')))).toBe(true);
+  const [enDe] = offered.find(([, label]) => label.startsWith('English → German ('));
+  const listed = hub.requests.length, seen = await page.evaluate(() => globalThis.statusTexts.length);
+  await page.selectOption('#direction', enDe);
+  expect(await page.inputValue('#direction')).toBe(id);  // the model in use stays chosen while it downloads
+  await page.waitForFunction((n) => globalThis.statusTexts.slice(n).includes('Opened opus-mt-en-de.'), seen, { timeout: 180_000 });
+  expect(hub.requests.slice(listed).map((r) => r.path)).toContain(`/${ID}/resolve/main/model.safetensors`);
+  expect(await page.evaluate(() => document.body.dataset.model)).toBe(id);  // the same bytes: the same opened model
+  expect(await page.$$eval('#opened-models li', (l) => l.length)).toBe(1);
 
   // An id the hub does not have: said in words; the model in use stays.
   await page.fill('#hub-id', 'nobody/opus-mt-xx-yy');

@@ -3,6 +3,7 @@
 // Range, 404/401, dropped connections), serving the OPUS-MT-shaped folders of tools/opus-mt-fixtures.py
 // in the three layouts a repository may hold: model.safetensors, pytorch_model.bin, transformers.js ONNX.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { DownloadError, Translator } from '../../dist/index.js';
 import { ConvertError } from '../../dist/convert/convert-error.js';
 import { convertModel } from '../../dist/convert/index.js';
 import { writeModelFile } from '../../dist/convert/model-file.js';
+import { gzipSync } from 'node:zlib';
+import { convertFileSet } from '../../dist/hub/convert-file-set.js';
 import { startHub } from './fixtures/hub-server.js';
 import { CROSSATTN_GREEDY, FIXTURES, HF, XENOVA, ensureFixtures, floresDev } from './opus-mt-fixtures.js';
 import { ROOT } from './paths.js';
@@ -290,3 +293,41 @@ test('a path that exists is read as a path, not a Hub id', async () => {
   }
   expect(hub.requests.length).toBe(before);
 }, 120_000);
+
+describe('a Firefox Translations model as models/pairs.json lists it: files at URLs with their sizes and SHA-256s', () => {
+  /** The Marian int8 fixture laid out as Firefox ships it (gzipped, named after the pair), and its listing. */
+  function firefoxSet(base) {
+    const marian = execFileSync('bash', [`${ROOT}tests/js/fixtures/marian-models.sh`], { encoding: 'utf8' }).trim();
+    const folder = join(work, 'firefox', 'ende');
+    mkdirSync(folder, { recursive: true });
+    const names = { 'model.bin': 'model.ende.intgemm.alphas.bin.gz', 'vocab.spm': 'vocab.ende.spm.gz' };
+    for (const [from, to] of Object.entries(names)) writeFileSync(join(folder, to), gzipSync(readFileSync(`${ROOT}${marian}/int8/${from}`)));
+    const files = Object.values(names).map((name) => {
+      const bytes = readFileSync(join(folder, name));
+      return { name, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), url: `${base}/mozilla/ende/resolve/main/${name}` };
+    });
+    return { folder, marian, set: { name: 'ende', source: 'https://example.org/firefox/ende', license: 'MPL-2.0', files } };
+  }
+
+  test('downloaded, checked and converted as the local files convert', async () => {
+    const { folder, marian, set } = firefoxSet('HUB');
+    const own = await startHub({ 'mozilla/ende': folder });
+    try {
+      const listed = { ...set, files: set.files.map((f) => ({ ...f, url: f.url.replace('HUB', own.url) })) };
+      const bytes = await convertFileSet(listed, { float32: true }, 'test');
+      const local = await writeModelFile(await convertModel(`${ROOT}${marian}/int8/model.bin`, { name: 'ende', sourceLang: 'en', targetLang: 'de' }), 'test');
+      const [a, b] = [await Translator.load(bytes), await Translator.load(local)];
+      expect(a.info).toMatchObject({ sourceLang: 'en', targetLang: 'de', source: set.source, license: 'MPL-2.0', convertedFrom: 'marian' });
+      expect(await translations(a)).toEqual(await translations(b));
+      a.dispose();
+      b.dispose();
+      const wrong = { ...listed, files: listed.files.map((f, i) => (i === 0 ? { ...f, sha256: '0'.repeat(64) } : f)) };
+      const error = await convertFileSet(wrong, {}, 'test').then(() => null, (e) => e);
+      expect(error).toBeInstanceOf(DownloadError);
+      expect(error.reason).toBe('integrity');
+      expect(error.message).toMatch(/model\.ende\.intgemm\.alphas\.bin\.gz: SHA-256 [0-9a-f]{64}, the list says 0{64}/);
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
+});
