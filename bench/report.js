@@ -2,6 +2,7 @@
 // (its table of engines, batch sizes, bars and kernels), the pictures' file names as `plotFiles`
 // gives them.
 
+import { convertMarkdown } from './convert-report.js';
 import { pageMarkdown } from './page-report.js';
 import { profileMarkdown } from './profile-report.js';
 
@@ -145,6 +146,7 @@ export function performanceMarkdown(report) {
     'onnxruntime-web-q8 runs the same export with its MatMul weights quantized as transformers.js ships its q8 models (bench/quantize_onnx.py: per-channel int8 weights, uint8 activations quantized at run time).',
     'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
     ...(report.page ? [pageMarkdown(report.page, report)] : []),  // bench/page-first-translation.js
+    ...(report.convert ? [convertMarkdown(report.convert)] : []),  // bench/page-convert.js
     ...(report.profile ? [profileMarkdown(report.profile)] : []),  // bench/profile.js
     ...report.models.flatMap((_, index) => modelSection(report, index)),
   ].join('\n');

@@ -74,7 +74,7 @@ function storageOf(pid: unknown, file: string): StorageRef {
   return { storage: true, key, dtype: info.dtype, size: info.size, numel: numel as number };
 }
 
-/** The contiguous bytes of one tensor, copied from its storage member (aligned for typed arrays). */
+/** The contiguous bytes of one tensor in its storage member (copied only when a typed array could not view them). */
 function tensorBytes(t: TensorRef, members: Record<string, Uint8Array>, prefix: string, file: string, name: string): Uint8Array {
   const member = members[`${prefix}data/${t.storage.key}`];
   if (!member) throw new ConvertError(file, name, `its storage data/${t.storage.key} is not in the archive`);
@@ -89,7 +89,8 @@ function tensorBytes(t: TensorRef, members: Record<string, Uint8Array>, prefix: 
   }
   if (t.offset + numel > t.storage.numel) throw new ConvertError(file, name, `shape [${t.shape}] at offset ${t.offset} lies outside its storage of ${t.storage.numel}`);
   const begin = t.offset * t.storage.size;
-  return member.slice(begin, begin + numel * t.storage.size);
+  const bytes = member.subarray(begin, begin + numel * t.storage.size);
+  return (member.byteOffset + begin) % t.storage.size === 0 ? bytes : bytes.slice();  // a view where a typed array can be one
 }
 
 function tensorOf(bytes: Uint8Array, dtype: StorageRef['dtype'], shape: number[]): Tensor {

@@ -86,6 +86,42 @@ async function digest(algorithm: 'SHA-256' | 'SHA-1', bytes: Uint8Array): Promis
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The bytes received so far: written into one array of the announced size as they arrive (no second
+ * copy of a large file), or kept as chunks when the size is unknown or exceeded.
+ */
+class Received {
+  private buffer: Uint8Array | null = null;
+  private chunks: Uint8Array[] = [];
+  length = 0;
+
+  /** Makes room for `total` bytes, when known, before the first byte. */
+  expect(total: number): void {
+    if (this.length === 0 && total > 0 && (this.buffer === null || this.buffer.length !== total)) this.buffer = new Uint8Array(total);
+  }
+
+  add(chunk: Uint8Array): void {
+    if (this.buffer !== null && this.chunks.length === 0 && this.length + chunk.length <= this.buffer.length) {
+      this.buffer.set(chunk, this.length);
+    } else {
+      if (this.buffer !== null && this.chunks.length === 0) this.chunks.push(this.buffer.subarray(0, this.length));
+      this.chunks.push(chunk);
+    }
+    this.length += chunk.length;
+  }
+
+  /** Forgets what was received (a server that answers a Range request with the whole file). */
+  reset(): void {
+    this.chunks = [];
+    this.length = 0;
+  }
+
+  bytes(): Uint8Array {
+    if (this.chunks.length === 0) return (this.buffer ?? new Uint8Array(0)).subarray(0, this.length);
+    return concat(this.chunks);
+  }
+}
+
 /** The chunks as one array. */
 function concat(chunks: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
@@ -114,12 +150,11 @@ async function checkIntegrity(bytes: Uint8Array, announced: Announced, url: stri
   }
 }
 
-/** One attempt, appending to `chunks` (which hold the bytes from earlier attempts); returns what was announced. */
-async function attempt(url: string, chunks: Uint8Array[], options: FetchFileOptions): Promise<Announced> {
-  const from = chunks.reduce((n, c) => n + c.length, 0);
-  const { response, announced } = await fetchFollowing(url, from, options.file);
-  if (from > 0 && response.status !== 206) chunks.length = 0;  // a 200 to a Range request sends the whole file again
-  let loaded = chunks.reduce((n, c) => n + c.length, 0);
+/** One attempt, adding to `received` (which holds the bytes of earlier attempts); returns what was announced. */
+async function attempt(url: string, received: Received, options: FetchFileOptions): Promise<Announced> {
+  const { response, announced } = await fetchFollowing(url, received.length, options.file);
+  if (received.length > 0 && response.status !== 206) received.reset();  // a 200 to a Range request sends the whole file again
+  let loaded = received.length;
   const length = Number(response.headers.get('content-length') ?? NaN);
   const total = announced.size ?? (Number.isFinite(length) ? loaded + length : 0);
   const tooLarge = (bytes: number) => new DownloadError(`${url}: ${bytes} bytes, more than the ${options.maxBytes} accepted`, 'http', url, options.file);
@@ -127,6 +162,7 @@ async function attempt(url: string, chunks: Uint8Array[], options: FetchFileOpti
     await response.body?.cancel();
     throw tooLarge(total);
   }
+  if (total <= options.maxBytes) received.expect(total);
   if (!response.body) return announced;
   const reader = response.body.getReader();
   try {
@@ -135,7 +171,7 @@ async function attempt(url: string, chunks: Uint8Array[], options: FetchFileOpti
       if (done) return announced;
       loaded += value.length;
       if (loaded > options.maxBytes) throw tooLarge(loaded);
-      chunks.push(value);
+      received.add(value);
       options.onProgress?.(loaded, total, options.file);
     }
   } catch (e) {
@@ -154,12 +190,11 @@ async function attempt(url: string, chunks: Uint8Array[], options: FetchFileOpti
  */
 export async function fetchFile(url: string, options: FetchFileOptions): Promise<{ bytes: Uint8Array; etag?: string }> {
   const retries = options.retries ?? 3;
-  const chunks: Uint8Array[] = [];
+  const received = new Received();
   for (let n = 0; ; n++) {
     try {
-      const announced = await attempt(url, chunks, options);
-      const bytes = concat(chunks);
-      chunks.length = 0;
+      const announced = await attempt(url, received, options);
+      const bytes = received.bytes();
       await checkIntegrity(bytes, announced, url, options.file);
       return { bytes, etag: announced.etag };
     } catch (e) {
