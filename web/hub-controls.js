@@ -2,7 +2,7 @@
 // (Helsinki-NLP/opus-mt-en-fr, Xenova/opus-mt-en-fr), typed in or chosen from models/pairs.json's
 // OPUS-MT pairs, or a Firefox Translations model that list names by its files. A worker
 // (dist/convert-worker.js) downloads the files, converts them (to int8 where they are float) and hands
-// back the .crossattn bytes, which the page then opens as it opens a file (`open(bytes, from)`: checked
+// back the .crossattn bytes (int8 unless "keep float32" is ticked), which the page then opens as it opens a file (`open(bytes, from)`: checked
 // by loading it, listed, kept for offline use). The status line shows each file's name and bytes.
 // The Hub is huggingface.co, or the page URL's `hub` parameter (a mirror, or a test's local hub).
 import { convertFileSetInWorker, convertInWorker } from '../dist/index.js';
@@ -60,7 +60,8 @@ export function wireHubControls(open, showOpenError) {
   }
   const fromHub = (id) => {
     const endpoint = hubEndpoint();
-    return run(id, `${endpoint}/${id}`, async (worker, progress) => (await convertInWorker(worker, id, { endpoint, ...progress })).bytes);
+    const float32 = $('hub-float32').checked;
+    return run(id, `${endpoint}/${id}`, async (worker, progress) => (await convertInWorker(worker, id, { endpoint, float32, ...progress })).bytes);
   };
   const fromFiles = (pair) => run(`${pair.sourceLang}→${pair.targetLang} (Firefox Translations)`, pair.url,
     (worker, progress) => convertFileSetInWorker(worker, {
