@@ -19,8 +19,8 @@ export function convertMarkdown(convert) {
     `| conversion in the worker (read the archive, convert, quantize to int8, write) | ${convert.convert_ms} |`,
     `| opening: the file loaded into the page's translation workers and kept in Cache Storage | ${convert.open_ms} |`,
     `| the id submitted to the model in use | ${convert.total_ms} |`, '',
-    `Peak memory of the browser's processes: ${mb(convert.peak_bytes_above)} above their level before the download, ${mb(convert.peak_bytes)} in all ` +
-    '(resident sets summed every 50 ms; pages shared between processes count in each, so this is an upper bound).', '',
+    `Peak memory of the browser's processes: ${mb(convert.peak_bytes)} in all, ${mb(convert.peak_bytes_above)} above their level before the download ` +
+    "(the page with its default model loaded; proportional set sizes summed every 50 ms, a page shared by several processes counting once).", '',
   ].join('\n');
 }
 

@@ -9,9 +9,10 @@
 //   npm run bench:convert [-- --runs N] [--write] [--out DIR]
 //
 // Measured per run, in a fresh browser context: the time from the click to the model in use, its
-// download part and its conversion part (the page's status line), and the peak memory of the browser's
-// processes above their level before the click (the sum of their resident sets, sampled every 50 ms
-// with ps: shared pages are counted in each process, so it is an upper bound). Medians over --runs
+// download, conversion and opening parts (the page's status line), and the peak memory of the browser's
+// processes, in all and above their level before the click (the sum of their proportional set sizes,
+// Linux's /proc/PID/smaps_rollup, sampled every 50 ms: a page shared by several processes counts once
+// over them). Medians over --runs
 // (default 3). Prints JSON; with --write, into --out/performance.json (docs/ by default) as its
 // `convert` section, which `npm run bench` keeps, and performance.md's section (bench/convert-report.js).
 import { execFileSync } from 'node:child_process';
@@ -32,16 +33,25 @@ const ID = 'Helsinki-NLP/opus-mt-en-de';
 const FIXTURE = path.join(root, 'build/fixtures/opus-mt-size/opus-mt-en-de');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The summed resident set of this process's descendants (the browser's processes), in bytes. */
-function browserRss() {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
+/** The memory of a process (bytes): its proportional set size (Linux smaps_rollup), a shared page counting once over all its sharers. */
+function pss(pid) {
+  try {
+    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))[1]) * 1024;
+  } catch {
+    return 0;  // the process ended meanwhile
+  }
+}
+
+/** The memory of this process's descendants (the browser's processes), in bytes. */
+function browserMemory() {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
   const family = new Set([process.pid]);
   for (let size = 0; size !== family.size;) {
     size = family.size;
     for (const [p, parent] of rows) if (family.has(parent)) family.add(p);
   }
   family.delete(process.pid);
-  return rows.filter(([p]) => family.has(p)).reduce((sum, [, , rss]) => sum + rss * 1024, 0);
+  return [...family].reduce((sum, p) => sum + pss(p), 0);
 }
 
 /** One conversion in a fresh context: the times (ms) and the browser's peak memory above its level before. */
@@ -55,9 +65,9 @@ async function run(browser, url) {
     globalThis.statusTimes = [];
     new MutationObserver(() => globalThis.statusTimes.push([performance.now(), status.textContent])).observe(status, { childList: true, characterData: true, subtree: true });
   });
-  const before = browserRss();
+  const before = browserMemory();
   let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, browserRss()); }, 50);
+  const sampler = setInterval(() => { peak = Math.max(peak, browserMemory()); }, 50);
   await page.fill('#hub-id', ID);
   const start = await page.evaluate(() => performance.now());
   await page.click('#hub-open');

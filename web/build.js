@@ -9,8 +9,9 @@
 //   index.html            a redirect to web/
 //   web/                  the page: index.html, app.js, worker.js (and the chunks they share), sw.js, style.css,
 //                         crossattn.wasm
-//   models/               catalog.json, architecture.json, and each catalog model with its card
-//   dist/                 performance-summary.json, the measured speed the page's footer quotes
+//   models/               catalog.json, pairs.json, architecture.json, and each catalog model with its card
+//   dist/                 performance-summary.json, the measured speed the page's footer quotes, and
+//                         convert-worker.js, the page's worker that converts a model it downloads
 //   _headers              the response headers the site needs (Netlify / Cloudflare Pages syntax;
 //                         docs/deploy.md says what each is for and how to set them elsewhere)
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -66,7 +67,7 @@ export async function buildSite(out) {
   for (const f of ['web/sw.js', 'web/style.css']) copy(out, f);
   copyFileSync(join(root, 'dist/crossattn.wasm'), join(web, 'crossattn.wasm'));
   copy(out, 'dist/convert-worker.js');  // the page's conversion worker, at the path it names (web/hub-controls.js)
-  for (const f of ['models/catalog.json', 'models/architecture.json', 'dist/performance-summary.json']) copy(out, f);
+  for (const f of ['models/catalog.json', 'models/pairs.json', 'models/architecture.json', 'dist/performance-summary.json']) copy(out, f);
   const modelsDir = join(root, 'models');
   for (const entry of parseCatalog(readFileSync(join(modelsDir, 'catalog.json'), 'utf8'), modelsDir)) {
     for (const file of [entry.model, entry.card].filter(Boolean)) copy(out, relative(root, file));
