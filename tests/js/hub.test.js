@@ -187,7 +187,7 @@ describe('a download that fails is a typed error and keeps nothing', () => {
     const { error, kept: left } = await failure('nobody/opus-mt-xx-yy');
     expect(error).toBeInstanceOf(DownloadError);
     expect(error.reason).toBe('not-found');
-    expect(error.message).toMatch(/has no repository nobody\/opus-mt-xx-yy at revision main/);
+    expect(error.message).toMatch(/has no repository nobody\/opus-mt-xx-yy at revision main .*; nor is there a file or folder 'nobody\/opus-mt-xx-yy' here$/);
     expect(left).toEqual([]);
   });
 

@@ -3,6 +3,7 @@
  * `owner/name@revision`, hub-id.ts) and not an existing path is fetched, converted and kept by
  * hub-model.ts, and the kept file is loaded. Everything else is a ByteSource as before.
  */
+import { DownloadError } from '../errors.js';
 import type { ByteSource } from '../sources.js';
 import type { HubOptions } from './convert-by-name.js';
 import { parseHubId } from './hub-id.js';
@@ -17,7 +18,8 @@ async function packageVersion(): Promise<string> {
 
 /**
  * `model`, or for a Hub id in Node the path of its converted file (downloaded and converted on first use).
- * @throws DownloadError or ConvertError as fetchHubModel.
+ * @throws DownloadError or ConvertError as fetchHubModel (a repository that does not exist: a
+ *   'not-found' DownloadError that also says no such path exists).
  */
 export async function hubSource(model: ByteSource, options: HubOptions = {}): Promise<ByteSource> {
   if (typeof model !== 'string' || !isNode) return model;
@@ -26,5 +28,10 @@ export async function hubSource(model: ByteSource, options: HubOptions = {}): Pr
   const { existsSync } = await import('node:fs');
   if (existsSync(model)) return model;
   const { fetchHubModel } = await import('./hub-model.js');
-  return fetchHubModel(ref, options, await packageVersion());
+  try {
+    return await fetchHubModel(ref, options, await packageVersion());
+  } catch (e) {
+    if (!(e instanceof DownloadError) || e.reason !== 'not-found' || e.file !== 'config.json') throw e;
+    throw new DownloadError(`${e.message}; nor is there a file or folder '${model}' here`, e.reason, e.url, e.file, e.status);
+  }
 }
