@@ -77,8 +77,9 @@ function requestedPath(url) {
 export const IDLE_TIMEOUT_MS = 10_000;
 
 /**
- * Starts the server on `port` (0: any free port); resolves to {server, url}. `root`: the folder
- * served, the repository by default (a site web/build.js wrote has the same layout). `hub`: a Hub
+ * Starts the server on `port` (0: any free port); resolves to {server, url}, or rejects with the
+ * listen error (EADDRINUSE when the port is taken). `root`: the folder served, the repository by
+ * default (a site web/build.js wrote has the same layout). `hub`: a Hub
  * endpoint the page may download models from besides https ones (securityHeaders); `url` then
  * carries it as the page's `hub` parameter (web/hub-controls.js).
  * `idleTimeoutMs`: a socket with no traffic either way for that long is destroyed, and one whose
@@ -130,15 +131,22 @@ export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_
   });
   server.on('clientError', (_, socket) => socket.destroy());
   server.setTimeout(idleTimeoutMs);  // no 'timeout' listener: Node destroys the idle socket
-  return new Promise((ok) => server.listen(port, '127.0.0.1', () => {
-    const page = `http://127.0.0.1:${server.address().port}/web/`;
-    ok({ server, url: hub ? `${page}?hub=${encodeURIComponent(hub)}` : page });
-  }));
+  return new Promise((ok, fail) => {
+    server.once('error', fail);  // EADDRINUSE: the port is taken
+    server.listen(port, '127.0.0.1', () => {
+      const page = `http://127.0.0.1:${server.address().port}/web/`;
+      ok({ server, url: hub ? `${page}?hub=${encodeURIComponent(hub)}` : page });
+    });
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8080' } } });
   const port = Number(values.port);
-  const { url } = await serve(port, { hub: process.env.HF_ENDPOINT || undefined });
+  const { url } = await serve(port, { hub: process.env.HF_ENDPOINT || undefined }).catch((e) => {
+    if (e.code !== 'EADDRINUSE') throw e;
+    console.error(`crossattn demo: port ${port} is in use; serve on another with PORT=${port + 1} (or --port ${port + 1})`);
+    process.exit(1);
+  });
   console.log(`crossattn demo: ${url}`);
 }

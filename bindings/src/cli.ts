@@ -71,7 +71,9 @@ const COMMANDS = `usage: crossattn translate [--model FILE|ID | --from L --to L]
 
 translate: TEXT, or one sentence per line of stdin to one line of stdout (beam search of 4 unless --beam-size N
            or --sample is given; --beam-size 1 is greedy, the fastest);
-           with --html, TEXT or all of stdin is one HTML fragment, translated with its markup kept.
+           with --html, TEXT or all of stdin is one HTML fragment, translated with its markup kept;
+           --no-copy-through prints the model's own output, without the repair that copies unknown pieces,
+           numbers, URLs and names of the source through (docs/copy-through.md).
 align: the Pharaoh word alignment of each line of --src with the same line of --tgt; without --model, the
        catalog's models of both directions together (--one-direction: the forward one alone).
 --model: a .crossattn file, or a Hugging Face Hub id (Helsinki-NLP/opus-mt-en-fr, Xenova/opus-mt-en-fr,
@@ -90,7 +92,8 @@ interface Options {
   to?: string;
   json: boolean;
   html: boolean;
-  search: SearchOptions;
+  /** The table's search and length options, and copyThrough (--no-copy-through). */
+  search: SearchOptions & { copyThrough?: boolean };
   /** The text of each table option given on the command line, by JavaScript name, to quote in errors. */
   given: Map<string, string>;
   text?: string;
@@ -104,11 +107,11 @@ interface Options {
 
 const FIXED = {
   model: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' },
-  html: { type: 'boolean' }, src: { type: 'string' }, tgt: { type: 'string' },
+  html: { type: 'boolean' }, 'no-copy-through': { type: 'boolean' }, src: { type: 'string' }, tgt: { type: 'string' },
   'reverse-model': { type: 'string' }, symmetric: { type: 'boolean' }, 'one-direction': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
 } as const;
-const FIXED_TRANSLATE = ['from', 'to', 'json', 'html'];
+const FIXED_TRANSLATE = ['from', 'to', 'json', 'html', 'no-copy-through'];
 const FIXED_ALIGN = ['src', 'tgt', 'reverse-model', 'symmetric', 'one-direction'];
 
 /** The command an option of the table belongs to: translate (search, length) or align (alignment). */
@@ -122,11 +125,27 @@ function flagOf(spec: OptionSpec): string {
   return spec.type === 'bool' && spec.default === true ? `no-${spec.flag}` : spec.flag;
 }
 
+/**
+ * What an option's flag does, for the help: a --no-FLAG says what turning the option off does (its
+ * doc's "; false ..." clause) and then what happens without the flag; a --FLAG of a boolean that is
+ * off by default says so; any other flag its doc, range and default as this CLI applies it (translate's
+ * beam search of SENTENCE_BEAM_SIZE, where the API's default is greedy).
+ */
+function flagHelp(spec: OptionSpec): string {
+  if (spec.type === 'bool') {
+    if (flagOf(spec) === spec.flag) return `${spec.flagDoc}; off by default`;
+    const [on, off] = spec.flagDoc.split('; false ');
+    return off === undefined ? `turns off: ${on}` : `${off}; without it (the default): ${on}`;
+  }
+  const fallback = spec.jsName === 'beamSize' ? `${SENTENCE_BEAM_SIZE} (beam search; 1 with --sample; the API's default is 1)` : JSON.stringify(spec.default);
+  return `${spec.flagDoc}${spec.range ? ` (${spec.range})` : ''}; default ${fallback}`;
+}
+
 /** The usage text: the commands, then every option of the table with its range and default. */
 function usage(specs: readonly OptionSpec[]): string {
   const lines = (command: string) => specs.filter((o) => commandOf(o) === command).map((o) => {
     const value = o.type === 'bool' ? '' : o.type === 'int[]' ? ' N,..' : o.type === 'choice' ? ` ${o.choices!.join('|')}` : ' X';
-    return `  --${flagOf(o)}${value}\n      ${o.flagDoc}${o.range ? ` (${o.range})` : ''}; default ${JSON.stringify(o.default)}`;
+    return `  --${flagOf(o)}${value}\n      ${flagHelp(o)}`;
   }).join('\n');
   return `${COMMANDS}\n\ntranslate options:\n${lines('translate')}\n\nalign options:\n${lines('align')}`;
 }
@@ -189,6 +208,7 @@ function parse(args: string[], specs: readonly OptionSpec[]): Options {
     command, model: str('model'), from: str('from'), to: str('to'), json: v.json === true, html: v.html === true,
     text: rest[0], src: str('src'), tgt: str('tgt'), search: search as SearchOptions, alignment: alignment as AlignmentOptions, given,
   };
+  if (v['no-copy-through']) options.search.copyThrough = false;  // the model's own output (docs/copy-through.md)
   if (command === 'align' && (options.src === undefined || options.tgt === undefined)) usageError('align needs --src and --tgt');
   if ([v.symmetric, v['reverse-model'], v['one-direction']].filter((x) => x !== undefined).length > 1) {
     usageError('give one of --symmetric, --reverse-model and --one-direction');

@@ -59,7 +59,27 @@ bool translate_option(const crossattn::OptionSpec& o) {
   return o.group == crossattn::OptionGroup::kSearch || o.group == crossattn::OptionGroup::kLength;
 }
 
-// The translate options of the table, each with its flag, doc, range and default.
+constexpr int kSentenceBeamSize = 4;  // use_sentence_beam
+
+// What the flag of option `o` does, for the help (as the npm CLI words it, bindings/src/cli.ts):
+// a --no-FLAG says what turning the option off does (its doc's "; false ..." clause) and then what
+// happens without the flag; a --FLAG of a boolean that is off by default says so; any other its doc,
+// range and default as this CLI applies it (beam search of kSentenceBeamSize for --beam-size).
+std::string flag_help(const crossattn::OptionSpec& o, const crossattn::OptionValue& fallback) {
+  const std::string doc = crossattn::name_options(o.doc, flag);
+  if (o.type == crossattn::OptionType::kBool) {
+    if (!std::get<bool>(fallback)) return doc + "; off by default";
+    const std::size_t cut = doc.find("; false ");
+    if (cut == std::string::npos) return "turns off: " + doc;
+    return doc.substr(cut + 8) + "; without it (the default): " + doc.substr(0, cut);
+  }
+  const std::string range = crossattn::range_text(o);
+  const std::string value = o.name == "beam_size" ? std::to_string(kSentenceBeamSize) + " (beam search; 1 with --sample; the API's default is 1)"
+                                                  : crossattn::value_text(fallback);
+  return doc + (range.empty() ? "" : " (" + range + ")") + "; default " + value;
+}
+
+// The translate options of the table, each with its flag and what it does.
 std::string option_help() {
   std::string out;
   for (const crossattn::OptionSpec& o : crossattn::option_specs()) {
@@ -67,10 +87,8 @@ std::string option_help() {
     const crossattn::OptionValue fallback = o.get(crossattn::TranslateOptions{});
     const bool is_bool = o.type == crossattn::OptionType::kBool;
     const bool negated = is_bool && std::get<bool>(fallback);
-    const std::string range = crossattn::range_text(o);
     out += "  " + (negated ? "--no-" + flag(o.name).substr(2) : flag(o.name)) + (is_bool ? "" : " X") + "\n      " +
-           crossattn::name_options(o.doc, flag) + (range.empty() ? "" : " (" + range + ")") + "; default " +
-           crossattn::value_text(fallback) + "\n";
+           flag_help(o, fallback) + "\n";
   }
   return out;
 }
@@ -126,7 +144,6 @@ bool set_option(const std::string& arg, int argc, char** argv, int& i, crossattn
 
 // The CLI translates a sentence at a time: beam search of kSentenceBeamSize (wider if --n-best asks
 // for more) unless argv gives --beam-size or options.sample is set (docs/api.md, "Decoding defaults").
-constexpr int kSentenceBeamSize = 4;
 void use_sentence_beam(int argc, char** argv, crossattn::TranslateOptions& options) {
   const bool beam_given = std::find(argv + 2, argv + argc, std::string("--beam-size")) != argv + argc;
   if (!beam_given && !options.sample) options.beam_size = std::max(kSentenceBeamSize, options.n_best);

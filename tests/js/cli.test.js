@@ -1,12 +1,13 @@
 // The npm package's bin: `crossattn translate` with the catalog's first model (English to German) by default.
 import { spawnSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
+import { Translator, modelFor, optionSpecs, parseCatalog } from '../../dist/index.js';
 import { SENTENCE_BEAM_SIZE } from '../../dist/search.js';
-import { ROOT } from './paths.js';
+import { NATIVE_CLI, ROOT } from './paths.js';
+
 
 const MODELS = `${ROOT}models/`;
 
@@ -123,6 +124,40 @@ test('--help on stdout with exit 0, --version the package version', () => {
   const version = cli(['--version']);
   expect(version.status).toBe(0);
   expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).version);
+});
+
+test('--help says what each flag does, with the default each command applies (both CLIs)', async () => {
+  const specs = (await optionSpecs()).filter((o) => o.type === 'bool' && o.default === true && o.group !== 'output');
+  expect(specs.length).toBeGreaterThanOrEqual(4);  // early stopping, shortlist, merging subwords, the lexicon
+  const helps = [cli(['--help']).stdout, ...(existsSync(NATIVE_CLI) ? [spawnSync(NATIVE_CLI, ['--help'], { encoding: 'utf8' }).stderr] : [])];
+  for (const help of helps) {
+    const entry = (flag) => new RegExp(`\\n  --${flag}\\b[^\\n]*\\n {6}([^\\n]*)`).exec(help)?.[1];
+    for (const o of specs.filter((spec) => help.includes(`--no-${spec.flag}\n`))) {
+      const [on, off] = o.flagDoc.split('; false ');
+      expect(off, `${o.jsName}'s doc says what false does`).toBeDefined();
+      // The flag turns the option off: its help starts with what off does, and then says what the default does.
+      expect(entry(`no-${o.flag}`), o.flag).toBe(`${off}; without it (the default): ${on}`);
+    }
+    // translate decodes by beam search of SENTENCE_BEAM_SIZE: its help says so, not the API's 1.
+    expect(entry('beam-size X') ?? entry('beam-size')).toMatch(new RegExp(`; default ${SENTENCE_BEAM_SIZE} \\(beam search; 1 with --sample`));
+    expect(help).toMatch(/--sample\n {6}[^\n]*; off by default/);
+  }
+  expect(helps[0]).toMatch(/--no-shortlist\n {6}scores the whole vocabulary; without it \(the default\): score only/);
+  expect(helps[0]).toContain('--no-copy-through prints the model\'s own output');
+});
+
+test('--no-copy-through prints the model\'s own output, as the API with copyThrough: false', async () => {
+  const text = 'I paid $1,299.99 for the laptop on 14 February 2025.';
+  const t = await Translator.load(parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS)[0].model);
+  const own = await t.translate(text, { beamSize: SENTENCE_BEAM_SIZE, copyThrough: false });
+  const repaired = await t.translate(text, { beamSize: SENTENCE_BEAM_SIZE });
+  t.dispose();
+  const r = cli(['translate', '--no-copy-through', text]);
+  expect(r.status, r.stderr).toBe(0);
+  expect(own.text).not.toBe(repaired.text);  // this sentence has numbers the repair changes
+  expect(r.stdout.trim()).toBe(own.text);
+  expect(cli(['translate', text]).stdout.trim()).toBe(repaired.text);
+  expect(cli(['align', '--src', 'x', '--tgt', 'y', '--no-copy-through']).stderr).toMatch(/--no-copy-through is not an option of align/);
 });
 
 test('a bad option value is one clear line on stderr with exit 2, before any model loads', () => {

@@ -45,3 +45,14 @@ test('--help prints the usage on stdout, exit 0', () => {
   expect(r.stdout).toContain('--quantized');
   expect(r.stderr).toBe('');
 });
+
+test('a model whose files do not say its languages: the error names the flags that give them', () => {
+  const marian = spawnSync('bash', [`${ROOT}tests/js/fixtures/marian-models.sh`], { encoding: 'utf8' }).stdout.trim();
+  const dir = mkdtempSync(join(tmpdir(), 'crossattn-convert-'));
+  const r = convert([`${ROOT}${marian}/fp32/model.bin`, '-o', join(dir, 'x.crossattn')]);
+  expect(r.status).toBe(1);
+  expect(r.stderr.trim()).toMatch(/model\.bin: source_lang: the file names do not say the languages: give them \(crossattn convert --from L --to L\)$/);
+  for (const flag of r.stderr.match(/--[a-z-]+/g)) expect(convert(['--help']).stdout).toContain(`${flag} `);
+  expect(existsSync(join(dir, 'x.crossattn'))).toBe(false);
+  rmSync(dir, { recursive: true, force: true });
+});

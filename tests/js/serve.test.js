@@ -104,3 +104,20 @@ test('an unchanged file is revalidated by its ETag: a 304 without a body; anothe
   expect(stale.status).toBe(200);
   expect(gunzipSync(stale.body).equals(readFileSync(`${ROOT}/dist/crossattn.wasm`))).toBe(true);
 });
+
+test('a port in use is one line that names a free way out (PORT=), exit 1; HF_ENDPOINT joins connect-src and the page URL', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const port = new URL(origin).port;
+  const busy = spawnSync('node', [`${ROOT}web/serve.js`, '--port', port], { encoding: 'utf8', timeout: 10_000 });
+  expect(busy.status).toBe(1);
+  expect(busy.stderr.trim().split('\n')).toEqual([`crossattn demo: port ${port} is in use; serve on another with PORT=${Number(port) + 1} (or --port ${Number(port) + 1})`]);
+  const hub = 'http://127.0.0.1:9999';
+  const withHub = await serve(0, { hub });
+  try {
+    expect(withHub.url).toMatch(/\/web\/\?hub=http%3A%2F%2F127\.0\.0\.1%3A9999$/);
+    const response = await fetch(withHub.url);
+    expect(response.headers.get('content-security-policy')).toMatch(/connect-src 'self' https: http:\/\/127\.0\.0\.1:9999;/);
+  } finally {
+    withHub.server.close();
+  }
+});

@@ -130,7 +130,7 @@ function buildConfig(a: MarianArchitecture, source: SentencePieceVocab, target: 
   const sourceLang = options.sourceLang ?? langs?.[0];
   const targetLang = options.targetLang ?? langs?.[1];
   if (!sourceLang || !targetLang) {
-    throw new ConvertError(files.folder.display(files.model), sourceLang ? 'target_lang' : 'source_lang', 'the file names do not say the languages: give them (--source-lang, --target-lang)');
+    throw new ConvertError(files.folder.display(files.model), sourceLang ? 'target_lang' : 'source_lang', 'the file names do not say the languages: give them (crossattn convert --from L --to L)');
   }
   const eos = target.id('</s>')!;
   const config: ModelConfigJson = {
