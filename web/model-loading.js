@@ -43,15 +43,16 @@ const CONVERTED_FROM = {
 /**
  * The footer for the loaded model: its name (a link to `entry.card`, when it has one), where it
  * came from and its licence, read from the file's metadata (`info`, Translator.info), else from the
- * catalog's `entry`, and how it was converted.
+ * catalog's `entry` ("licence unknown" or "source unknown" where neither says), and how it was converted.
  */
 export function showCredit(entry, info) {
   $('model-card').textContent = info.name;
   if (entry.card) $('model-card').href = entry.card;
   else $('model-card').removeAttribute('href');
-  const source = info.source ?? entry.source, license = info.license ?? entry.license;
-  $('model-provenance').textContent = source || license
-    ? ` — ${[source, license].filter(Boolean).join(', ')}` : ' — its file does not say where it came from or under which licence';
+  const source = info.source ?? entry.source, license = info.license || entry.license;
+  const origin = source && source !== info.name ? source : null;  // a source that only repeats the name says nothing
+  $('model-provenance').textContent = origin || license
+    ? ` — ${origin ?? 'source unknown'}, ${license || 'licence unknown'}` : ' — its file does not say where it came from or under which licence';
   const from = CONVERTED_FROM[info.convertedFrom] ?? info.convertedFrom;
   const converted = info.convertedFrom ? `Converted from ${from}${info.converter ? ` by ${info.converter}` : ''}.` : '';
   $('model-attribution').textContent = [info.attribution, converted].filter(Boolean).join(' ');

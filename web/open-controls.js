@@ -35,7 +35,7 @@ export function wireOpenControls(open, showOpenError) {
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (e) {
       showOpenError(`Cannot open ${url}: ${e.name === 'TypeError'
-        ? 'the page could not download it (offline, or on another site: the page\'s security policy allows its own only)'
+        ? 'the page could not download it (offline, or on a site that does not allow cross-origin reads, or not https)'
         : e.message}`);
       return;
     }

@@ -16,7 +16,7 @@ let hub, server, url, browser;
 
 beforeAll(async () => {
   ensureFixtures();
-  hub = await startHub({ [ID]: HF });
+  hub = await startHub({ [ID]: HF, 'someone/my-model': HF });
   ({ server, url } = await serve(0, { hub: hub.url }));
   browser = await launchChromium();
 }, 300_000);
@@ -76,6 +76,14 @@ test('a model by its id: downloaded with progress, converted in a worker, transl
   expect(hub.requests.slice(listed).map((r) => r.path)).toContain(`/${ID}/resolve/main/model.safetensors`);
   expect(await page.evaluate(() => document.body.dataset.model)).toBe(id);  // the same bytes: the same opened model
   expect(await page.$$eval('#opened-models li', (l) => l.length)).toBe(1);
+
+  // A repository that is not OPUS-MT's: its source is where it came from, and its licence is unknown, which the footer says.
+  await page.fill('#hub-id', 'someone/my-model');
+  await page.click('#hub-open');
+  await page.waitForFunction(() => document.querySelector('#model-card')?.textContent === 'my-model', null, { timeout: 180_000 });
+  expect(await page.textContent('footer p:first-child')).toBe(`Model: my-model — ${hub.url}/someone/my-model, licence unknown.`);
+  await page.selectOption('#direction', id);
+  await page.waitForFunction((m) => document.querySelector('#heatmap')?.dataset.model === m, id, { timeout: 120_000 });
 
   // An id the hub does not have: said in words; the model in use stays.
   await page.fill('#hub-id', 'nobody/opus-mt-xx-yy');
