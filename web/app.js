@@ -146,6 +146,13 @@ function renderHeatmap() {
     source: current.source, direction: current.direction, model: current.model,
     sourceTokens: current.sourceTokens.length, targetTokens: current.targetTokens.length,
   });
+  showScrollCue();
+}
+
+// Says so above the heatmap when it is wider than its box (a phone's screen), where it scrolls sideways.
+function showScrollCue() {
+  const box = $('heatmap');
+  $('heatmap-scroll-cue').hidden = box.scrollWidth <= box.clientWidth + 1;
 }
 
 function selectSentence() {
@@ -485,6 +492,7 @@ async function main() {
   wireKeepOffline(catalogModels(), entryName);
   renderOffline(catalogModels(), entryName);
   $('layer').addEventListener('change', renderHeatmap);
+  window.addEventListener('resize', () => { if (current) showScrollCue(); });
   $('head').addEventListener('change', renderHeatmap);
   $('sentence').addEventListener('change', selectSentence);
   let timer = 0;

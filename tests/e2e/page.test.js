@@ -335,6 +335,8 @@ test('accessible: no serious or critical axe-core violation, the head grid works
   await page.focus('#alignment text.word.source[data-index="1"]');
   expect(await page.$$eval('#alignment line.link.active', (l) => l.length)).toBeGreaterThan(0);
 
+  expect(await page.isHidden('#heatmap-scroll-cue')).toBe(true);  // the heatmap fits a desktop window
+
   // A phone: one column, no horizontal scrolling of the page.
   const phone = await browser.newContext({ viewport: { width: 375, height: 800 }, deviceScaleFactor: 2 });
   const small = await phone.newPage();
@@ -343,6 +345,11 @@ test('accessible: no serious or critical axe-core violation, the head grid works
   await small.fill('#source', source);
   await small.waitForFunction((s) => document.querySelector('#heatmap')?.dataset.source === s, source);
   expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  // The heatmap is wider than a phone: it scrolls in its own box, and a line above it says so.
+  const heatmap = await small.evaluate(() => ({ scroll: document.getElementById('heatmap').scrollWidth, box: document.getElementById('heatmap').clientWidth }));
+  expect(heatmap.scroll).toBeGreaterThan(heatmap.box);
+  expect(await small.isVisible('#heatmap-scroll-cue')).toBe(true);
+  expect(await small.textContent('#heatmap-scroll-cue')).toMatch(/scroll it sideways/);
   await small.screenshot({ path: new URL('mobile.png', SCREENSHOTS).pathname });  // docs/mobile.png is a copy
   await phone.close();
   expect(pageErrors).toEqual([]);
