@@ -10,7 +10,7 @@ import { memoryFiles } from '../convert/model-files.js';
 import { quantizeRows } from '../convert/quantize.js';
 import { DownloadError } from '../errors.js';
 import { MAX_FILE_BYTES, type ProgressCallback } from '../sources.js';
-import { fetchFile } from './fetch-file.js';
+import { digest, fetchFile } from './fetch-file.js';
 
 /** One file of a set: its name in the model's folder, where it is, and what it must be. */
 export interface ListedFile { name: string; url: string; size?: number; sha256?: string }
@@ -25,12 +25,6 @@ export interface FileSet {
   files: ListedFile[];
 }
 
-/** The hex SHA-256 of `bytes`. */
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /**
  * The .crossattn bytes of the model `set` lists. Float weights are quantized to int8 per row unless
  * `float32`; int8 ones (Bergamot's intgemm8) stay as they are.
@@ -43,7 +37,7 @@ export async function convertFileSet(set: FileSet, options: { float32?: boolean;
   for (const f of set.files) {
     const { bytes } = await fetchFile(f.url, { file: f.name, maxBytes: f.size ?? MAX_FILE_BYTES, retries: options.retries, onProgress: options.onProgress });
     if (f.size !== undefined && bytes.length !== f.size) throw new DownloadError(`${f.url}: ${bytes.length} bytes, the list says ${f.size}`, 'integrity', f.url, f.name);
-    const got = f.sha256 === undefined ? undefined : await sha256(bytes);
+    const got = f.sha256 === undefined ? undefined : await digest('SHA-256', bytes);
     if (got !== f.sha256) throw new DownloadError(`${f.url}: SHA-256 ${got}, the list says ${f.sha256}`, 'integrity', f.url, f.name);
     files.set(f.name, bytes);
   }

@@ -80,7 +80,7 @@ async function fetchFollowing(url: string, from: number, file: string): Promise<
 }
 
 /** The hex digest of `bytes` (SHA-256, or SHA-1 of the git blob header and the bytes). */
-async function digest(algorithm: 'SHA-256' | 'SHA-1', bytes: Uint8Array): Promise<string> {
+export async function digest(algorithm: 'SHA-256' | 'SHA-1', bytes: Uint8Array): Promise<string> {
   const input = algorithm === 'SHA-1' ? concat([new TextEncoder().encode(`blob ${bytes.length}\0`), bytes]) : bytes;
   const hash = new Uint8Array(await crypto.subtle.digest(algorithm, input as Uint8Array<ArrayBuffer>));
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
