@@ -10,7 +10,7 @@
 import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
-import { renderTranslation } from './confidence-view.js';
+import { renderCarryNotes, renderTranslation } from './confidence-view.js';
 import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
 import { drawHeatmap, selectWeights } from './heatmap.js';
@@ -190,7 +190,7 @@ async function translate(notice = null) {
   const beamSize = Number($('beam-size').value);
   const partial = parts.map(() => '');  // settled text of each sentence while streaming
   $('target').classList.add('streaming');
-  $('confidence-warning').hidden = $('confidence-legend').hidden = true;  // they spoke of the previous text
+  $('confidence-warning').hidden = $('confidence-legend').hidden = $('carry-notes').hidden = true;  // they spoke of the previous text
   try {
     const start = performance.now();
     const results = await translator.translateBatch(parts, {
@@ -208,6 +208,7 @@ async function translate(notice = null) {
     sentences = results.map((r, i) => ({ ...r, source: parts[i], direction, model, config }));
     showError(notice?.message, notice?.retry);
     const doubtful = renderTranslation($('target'), paragraphs, results, $('confidence-legend'));
+    renderCarryNotes($('carry-notes'), results);
     const tokens = results.reduce((n, r) => n + r.targetTokens.length, 0);
     const workers = Math.min(parts.length, translator.size);
     $('meta').textContent = tokens
@@ -246,7 +247,7 @@ function clearTranslation() {
   current = null;
   $('target').textContent = '';
   $('meta').textContent = '';
-  $('confidence-warning').hidden = $('confidence-legend').hidden = true;
+  $('confidence-warning').hidden = $('confidence-legend').hidden = $('carry-notes').hidden = true;
   $('sentence-control').hidden = true;
   showHypotheses();
   render();

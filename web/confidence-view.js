@@ -5,6 +5,8 @@
 // focused by tap, click or keyboard, and the legend's status line then gives its probability. The
 // text content is exactly joinParagraphs of the sentences' texts, so copying it copies the translation.
 
+import { flagNotes, isFlagged } from '../dist/index.js';
+
 // Both thresholds were chosen by Youden's J on the first halves of FLORES dev (both directions of the
 // catalog's models), against synthetic errors injected into the references and scored by forced
 // decoding (0.1 and 0.00033), then carried over to the page's own probabilities, which the lexical
@@ -21,11 +23,15 @@ export function formatProbability(p) {
   return 'less than 0.0001%';
 }
 
-/** A sentence as a span of word spans and the whitespace between them, marked by confidence. */
+/** A sentence as a span of word spans and the whitespace between them, marked by confidence and by copy-through's flags. */
 function sentenceSpan(result) {
   const span = document.createElement('span');
   span.className = 'sentence';
   span.dataset.confidence = result.confidence.toFixed(3);
+  if (isFlagged(result.copyThrough)) {
+    span.classList.add('flagged');
+    span.title = flagNotes(result.copyThrough).join(' ');
+  }
   if (result.confidence < SENTENCE_THRESHOLD) {
     span.classList.add('doubtful');
     span.title = `The model is unsure of this sentence (confidence ${formatProbability(result.confidence)}): it may be wrong.`;
@@ -77,6 +83,7 @@ function fillLegend(legend, output) {
   legend.replaceChildren(
     key('doubtful', 'Sentence', `the model is unsure of this sentence (confidence below ${formatProbability(SENTENCE_THRESHOLD)}): it may be wrong`),
     key('unsure', 'word', `a word the model found unlikely (probability below ${formatProbability(WORD_THRESHOLD)})`),
+    key('flagged', 'Sentence', 'lacks or invents a date, time, number or price of the source (listed above)'),
     detail);
   if (!legend.dataset.wired) {
     legend.dataset.wired = 'true';
@@ -95,6 +102,16 @@ function fillLegend(legend, output) {
  * when there is a mark to explain, hidden otherwise. Returns the number of sentences flagged as
  * likely wrong.
  */
+/**
+ * Fills `list` with what each flagged translation of `results` lacks or invents (flagNotes), each
+ * prefixed by its sentence's number when there are several; hides it when there is nothing.
+ */
+export function renderCarryNotes(list, results) {
+  const notes = results.flatMap((r, i) => flagNotes(r.copyThrough).map((n) => (results.length > 1 ? `Sentence ${i + 1}: ${n}` : n)));
+  list.replaceChildren(...notes.map((n) => Object.assign(document.createElement('li'), { textContent: n })));
+  list.hidden = notes.length === 0;
+}
+
 export function renderTranslation(output, paragraphs, results, legend = null) {
   let next = 0, doubtful = 0;
   const nodes = [];
@@ -110,7 +127,7 @@ export function renderTranslation(output, paragraphs, results, legend = null) {
   output.replaceChildren(...nodes);
   if (legend) {
     fillLegend(legend, output);
-    legend.hidden = !output.querySelector('.doubtful, .unsure');
+    legend.hidden = !output.querySelector('.doubtful, .unsure, .flagged');
   }
   return doubtful;
 }

@@ -55,6 +55,7 @@ import { parseStrictly, type ArgOptions } from './cli-args.js';
 import { argumentText, linesOf, streamLines, wholeStdin, type InputText } from './cli-input.js';
 import { CrossattnError, InvalidInputError, type OptionFault } from './errors.js';
 import { modelFor, parseCatalog, type CatalogEntry } from './model-catalog.js';
+import { flagNotes } from './flag-notes.js';
 import { joinParagraphs, splitParagraphs } from './sentences.js';
 import { OPTION_TABLE } from './options.generated.js';
 import { checkOptions, type OptionSpec } from './options.js';
@@ -73,7 +74,8 @@ translate: TEXT, or one sentence per line of stdin to one line of stdout (beam s
            or --sample is given; --beam-size 1 is greedy, the fastest);
            with --html, TEXT or all of stdin is one HTML fragment, translated with its markup kept;
            --no-copy-through prints the model's own output, without the repair that copies unknown pieces,
-           numbers, URLs and names of the source through (docs/copy-through.md).
+           numbers, URLs and names of the source through (docs/copy-through.md); with it, a date, time,
+           number or price that the translation lacks or invents is said on stderr ("crossattn: line 3: ...").
 align: the Pharaoh word alignment of each line of --src with the same line of --tgt; without --model, the
        catalog's models of both directions together (--one-direction: the forward one alone).
 --model: a .crossattn file, or a Hugging Face Hub id (Helsinki-NLP/opus-mt-en-fr, Xenova/opus-mt-en-fr,
@@ -372,6 +374,8 @@ async function main() {
       if (!options.json && (options.search.nBest ?? 1) === 1) {  // a line is a paragraph: its sentences translate as a batch
         const paragraphs = splitParagraphs(line, translator.config.sourceLang);
         const results = await translator.translateBatch(paragraphs.flat(), { ...options.search, attention: false });
+        const where = options.text === undefined ? `line ${n + 1}: ` : '';
+        for (const note of results.flatMap((r) => flagNotes(r.copyThrough))) process.stderr.write(`${progress ? '\r\x1b[K' : ''}crossattn: ${where}${note}\n`);
         return joinParagraphs(paragraphs, results.map((r) => r.text));
       }
       const r = await translator.translate(line, { ...options.search, attention: options.json });
@@ -387,4 +391,6 @@ async function main() {
   if (failures) process.exit(1);
 }
 
+// Output piped into a reader that stops early (`| head`) ends the command quietly, as Unix tools do.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? process.exit(0) : fail(e.message, 1)));
 main().catch((e) => fail(e instanceof Error ? e.message : String(e), 1));

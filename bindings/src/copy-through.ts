@@ -29,15 +29,37 @@
 import type { Hypothesis, Translation } from './translator.js';
 import type { AlignmentOptions } from './alignment.js';
 import { InputTooLongError } from './errors.js';
+import { carriedScore, flagCarried } from './carried.js';
+import { currencyAt, currencySymbol, illFormedNumbers, namesCurrency } from './number-syntax.js';
+import { mentionsOf, monthOf, sameMention, timeForm } from './dates.js';
 import { CONSTRAINED_BEAM, constrainedCandidates, keepAlignment } from './number-constraint.js';
-import { capitalisedWords, carrySpans, core, numberTokens, numbersKept, numbersOf, type CarrySpan, type SpanKind } from './numbers.js';
+import { capitalisedWords, carrySpans, core, numberTokens, numbersOf, type CarrySpan, type SpanKind } from './numbers.js';
 
-/** What copy-through changed in one translation, and what it could not bring back. */
+/**
+ * What copy-through changed in one translation, what it could not bring back, and what of the
+ * output a reader should doubt. A translation with an entry in `missing` or `doubtful` is flagged:
+ * the page marks it and the CLI says so on stderr.
+ */
 export interface CopyThroughReport {
   /** Target words changed: unknown pieces filled in, numbers and tokens repaired, dashes localised. */
   replaced: { kind: SpanKind | 'unknown' | 'dash'; source: string; target: string; word: number }[];
-  /** Source numbers, times, URLs, addresses and code tokens found nowhere in the output, nor repairable. */
-  missing: { kind: SpanKind | 'unknown'; source: string; word: number }[];
+  /**
+   * Source spans the output does not carry, nor could be repaired to: numbers, times, dates (by
+   * value: "14 February 2025"), a price's currency (`price`, source: the price's word), URLs,
+   * addresses, code tokens and unknown pieces. `word` is the span's first source word.
+   */
+  missing: { kind: SpanKind | 'unknown' | 'date' | 'price'; source: string; word: number }[];
+  /**
+   * Output words left as the model wrote them that a reader should doubt: a date or time the
+   * source does not have (`added`: "um 14 Uhr" for a source without 14:00), a number not well
+   * formed in the target language (`ill-formed`). `word` is the first target word.
+   */
+  doubtful: { kind: 'date' | 'time' | 'number'; target: string; word: number; reason: 'added' | 'ill-formed' }[];
+}
+
+/** Whether copy-through flagged `report`'s translation: something missing, or something to doubt. */
+export function isFlagged(report: CopyThroughReport | undefined): boolean {
+  return report !== undefined && (report.missing.length > 0 || report.doubtful.length > 0);
 }
 
 const UNK = '<unk>';
@@ -74,7 +96,7 @@ export function applyCopyThrough(r: Translation, sourceLang: string, targetLang:
                                  asked: { alignment?: boolean | AlignmentOptions; copyThrough?: boolean }): Translation {
   if (asked.copyThrough === false) return r;
   const wordLevel = typeof asked.alignment !== 'object' || asked.alignment.mergeSubwords !== false;
-  const report: CopyThroughReport = { replaced: [], missing: [] };
+  const report: CopyThroughReport = { replaced: [], missing: [], doubtful: [] };
   const pieces = [...r.targetTokens];
   fillUnknown(r, pieces, targetLang, wordLevel, report);
   reassemble(r, pieces, wordLevel);
@@ -82,6 +104,9 @@ export function applyCopyThrough(r: Translation, sourceLang: string, targetLang:
     repairCarried(r, pieces, sourceLang, targetLang, report);
     reassemble(r, pieces, wordLevel);
   }
+  repairCurrencies(r, pieces, sourceLang, targetLang, report);
+  reassemble(r, pieces, wordLevel);
+  flagCarried(r, sourceLang, targetLang, report);
   for (const h of r.hypotheses.slice(1)) fillHypothesis(h, r, targetLang);
   if (r.hypotheses[0]) Object.assign(r.hypotheses[0], { text: r.text, targetTokens: r.targetTokens });
   if (r.alignment) keepAlignment(r, r.alignment);  // for the second chance's insertion points
@@ -139,7 +164,12 @@ function fillUnknown(r: Translation, pieces: string[], targetLang: string, wordL
     if (!pick && pieces[t - 1] === BOUNDARY) pieces[t - 1] = '';  // no space left behind for nothing
     report.replaced.push({ kind: 'unknown', source: pick?.text ?? '', target: pieces[t], word: r.targetWordOfToken[t] });
   }
-  if (wordLevel) byWord.forEach((p, w) => p.slice(used[w]).forEach(({ text }) => report.missing.push({ kind: 'unknown', source: text, word: w })));
+  // A quote, apostrophe or dash left out is no loss ("the women’s ranks" → "der Frauen"): only other text is missing.
+  const content = (text: string) => !/^\p{P}+$/u.test(text);
+  if (wordLevel) {
+    byWord.forEach((p, w) => p.slice(used[w]).filter(({ text }) => content(text))
+      .forEach(({ text }) => report.missing.push({ kind: 'unknown', source: text, word: w })));
+  }
 }
 
 // The n-best entries after the first have no alignment: their unknown pieces take the source's in order.
@@ -221,13 +251,22 @@ export function repairOf(span: CarrySpan, aligned: readonly number[], targetWord
     const word = targetWords[w];
     if (span.kind === 'number' || span.kind === 'time') {
       const other = numbersOf(word).find((n) => !accounted.has(n));
-      if (other !== undefined) return { word: w, from: other, to: span.forms[0] };
+      if (other !== undefined) return { word: w, from: withLeadingSeparators(word, other), to: span.forms[0] };
     } else if (span.kind !== 'name') {
       const c = core(word);
       if (c.length > 0 && c !== span.text && similarity(c, span.text) >= 0.5) return { word: w, from: c, to: span.text };
     }
   }
   return null;
+}
+
+// `number` of `word` with the separators the model put before it ("$,299,99.99" → ",299,99.99"),
+// which a repair replaces too.
+function withLeadingSeparators(word: string, number: string): string {
+  const at = word.indexOf(number);
+  let start = at;
+  while (start > 0 && (word[start - 1] === '.' || word[start - 1] === ',')) --start;
+  return word.slice(start, at + number.length);
 }
 
 // Item 2: numbers, times, URLs, addresses, code tokens and English names against the alignment.
@@ -244,23 +283,77 @@ function repairCarried(r: Translation, pieces: string[], sourceLang: string, tar
   };
   for (const span of spans.filter((s) => !found(s))) {
     const fix = repairOf(span, alignedTo(span.word), r.targetWords, accounted);
-    if (!fix) {
+    const text = fix && r.targetWords[fix.word].replace(fix.from, fix.to);
+    if (!fix || !text || illFormedNumbers(text, targetLang).length > 0) {  // do no harm: a repair must be well formed
       report.missing.push({ kind: span.kind, source: span.text, word: span.word });
       continue;
     }
-    const text = r.targetWords[fix.word].replace(fix.from, fix.to);
     r.targetWords[fix.word] = text;
     setWord(r, pieces, fix.word, text);
     report.replaced.push({ kind: span.kind, source: span.text, target: text, word: fix.word });
   }
+  repairTimes(r, pieces, alignedTo, sourceLang, targetLang, report);
   if (sourceLang.split('-')[0] === 'en') repairNames(r, pieces, alignedTo, report);
   repairDashes(r, pieces, alignedTo, targetLang, report);
+}
+
+// A clock time of the output linked to one of the source but of another value ("8 Uhr" for 8 p.m.,
+// "17 p.m." for 17 Uhr) is written as the source's time in the target's form (timeForm): when it is
+// a number and "Uhr" or a.m./p.m. after it. A time written otherwise, or a source time that a 12-hour
+// clock leaves open ("at 9:30"), is flagged (flagCarried), not changed.
+function repairTimes(r: Translation, pieces: string[], alignedTo: (s: number) => number[], sourceLang: string,
+                     targetLang: string, report: CopyThroughReport): void {
+  const source = mentionsOf(r.sourceWords, sourceLang).filter((m) => m.time);
+  const target = mentionsOf(r.targetWords, targetLang).filter((m) => m.time);
+  for (const s of source) {
+    if (s.time!.twelveHour || Number.isNaN(s.time!.minutes) || target.some((t) => sameMention(s, t))) continue;
+    const linked = new Set(Array.from({ length: s.words }, (_, k) => alignedTo(s.word + k)).flat());
+    const t = target.find((m) => !source.some((x) => sameMention(x, m)) && (linked.has(m.word) || linked.has(m.word + m.words - 1)));
+    const words = t && timeWords(r.targetWords.slice(t.word, t.word + t.words), timeForm(s.time!, targetLang));
+    if (!t || !words) continue;
+    words.forEach((text, k) => {
+      r.targetWords[t.word + k] = text;
+      setWord(r, pieces, t.word + k, text);
+    });
+    report.replaced.push({ kind: 'time', source: s.text, target: words.join(' '), word: t.word });
+  }
+}
+
+// The words of a time mention rewritten to `form`: a number and "Uhr" or a.m./p.m. after it ("8 Uhr",
+// "17 p.m."), or one word of both ("9:30pm", in its own style); null for a time written otherwise.
+function timeWords(words: string[], form: { number: string; after: string }): string[] | null {
+  const clock = /^\d{1,2}(?:[:.]\d{2})?$/;
+  if (words.length === 2 && clock.test(core(words[0]))) {
+    return [words[0].replace(core(words[0]), form.number), words[1].replace(/^(\W*)(?:[ap]\.?m\.?|Uhr)/i, `$1${form.after}`)];
+  }
+  const joined = words.length === 1 ? /^(\d{1,2}(?::\d{2})?)([ap])(\.?m\.?)$/i.exec(core(words[0])) : null;
+  if (!joined || form.after === 'Uhr') return null;
+  return [words[0].replace(joined[0], `${form.number}${form.after[0]}${joined[3]}`)];
+}
+
+// A price whose currency the output lost ("1.150 Euro" → "1,150"): the output word that holds its
+// number, with no currency of its own, takes the currency's symbol before it ("€1,150"), as both
+// languages may write it. Only when the output names that currency nowhere, and the result is well formed.
+function repairCurrencies(r: Translation, pieces: string[], sourceLang: string, targetLang: string, report: CopyThroughReport): void {
+  for (const span of carrySpans(r.sourceWords, sourceLang, targetLang)) {
+    const code = span.kind === 'number' ? currencyAt(r.sourceWords, span.word) : null;
+    if (!code || namesCurrency(r.targetWords, code)) continue;
+    // A word that starts with the number ("1,150", "(1,150"), not one glued to letters ("kosten45").
+    const w = r.targetWords.findIndex((word) => span.forms.some((f) => core(word).startsWith(f)) && !/[$€£¥]/.test(word));
+    if (w < 0 || currencyAt(r.targetWords, w)) continue;  // not found, or next to another currency: flagged, not changed
+    const form = numbersOf(r.targetWords[w]).find((n) => span.forms.includes(n))!;
+    const text = r.targetWords[w].replace(form, `${currencySymbol(code)}${form}`);
+    if (illFormedNumbers(text, targetLang).length > 0) continue;
+    r.targetWords[w] = text;
+    setWord(r, pieces, w, text);
+    report.replaced.push({ kind: 'number', source: r.sourceWords[span.word], target: text, word: w });
+  }
 }
 
 // A capitalised name whose aligned target word is the name less its last letter (Siemens → Siemen).
 function repairNames(r: Translation, pieces: string[], alignedTo: (s: number) => number[], report: CopyThroughReport): void {
   for (const name of capitalisedWords(r.sourceWords)) {
-    if (name.text.length < 5 || r.targetWords.some((w) => core(w) === name.text)) continue;
+    if (name.text.length < 5 || r.targetWords.some((w) => core(w) === name.text) || monthOf(name.text, 'en')) continue;  // Februar is no lost letter
     const w = alignedTo(name.word).find((t) => core(r.targetWords[t]) === name.text.slice(0, -1));
     if (w === undefined) continue;
     const text = r.targetWords[w].replace(name.text.slice(0, -1), name.text);
@@ -291,12 +384,12 @@ function repairDashes(r: Translation, pieces: string[], alignedTo: (s: number) =
  * constrained decoding (number-constraint.ts). The first missing number of the sentence is forced in
  * at word boundaries of the output (targetPrefix: the output's words before the boundary, then
  * the number), the model decodes the rest by beam search (CONSTRAINED_BEAM), and the candidate with
- * the best score (logProb / lp(T), as beam search ranks, forced pieces included) among those that
- * keep more of the source's numbers (numbersKept) than the translation replaces it, force-aligned
- * (`align`) and copied through like the first. On FLORES dev it keeps more numbers, with a better
+ * the best score (logProb / lp(T), as beam search ranks, forced pieces included) among those that,
+ * force-aligned (`align`) and copied through like the first, carry more of the source
+ * (carriedScore: numbers and dates kept, none invented or ill-formed) replaces it. On FLORES dev it keeps more numbers, with a better
  * chrF of the changed sentences, than the previous second chance, the first hypothesis of a beam of
- * 8 that kept the number (docs/copy-through.md). Skipped with streaming (onToken), which has shown
- * the first output, and with a caller's targetPrefix.
+ * 8 that kept the number (docs/copy-through.md). Streaming (onToken) shows the first output's
+ * tokens, then the result is the same as without it; skipped with a caller's targetPrefix.
  * @param redo translates texts with copy-through off; `align` force-aligns a pair with copy-through
  */
 export async function recoverDropped(
@@ -305,33 +398,36 @@ export async function recoverDropped(
   sourceLang: string, targetLang: string, redo: (texts: string[], options: object) => Promise<Translation[]>,
   align: (source: string, target: string) => Promise<Translation>,
 ): Promise<Translation[]> {
-  if (options.copyThrough === false || options.onToken || options.targetPrefix !== undefined) return results;
+  if (options.copyThrough === false || options.targetPrefix !== undefined) return results;
   const forced = constrainedCandidates(results, sourceLang, targetLang);
   if (forced.length === 0) return results;
   const decoded = await redo(forced.map((c) => texts[c.sentence]), {
-    ...options, beamSize: Math.max(CONSTRAINED_BEAM, options.beamSize ?? 1), nBest: 1, copyThrough: false, attention: false,
+    ...options, onToken: undefined, beamSize: Math.max(CONSTRAINED_BEAM, options.beamSize ?? 1), nBest: 1, copyThrough: false, attention: false,
     alignment: false, targetPrefix: forced.map((c) => c.prefix),
   }).catch((e: unknown) => {
     if (e instanceof InputTooLongError) return [];  // a prefix past max_positions pieces: keep the first
     throw e;
   });
-  const best = new Map<number, { text: string; score: number }>();
+  const bySentence = new Map<number, { text: string; score: number }[]>();
   decoded.forEach((r, k) => {
     const i = forced[k].sentence;
-    const text = decodeHypothesis(r.hypotheses[0], results[i], targetLang);
-    const kept = (t: string) => numbersKept(results[i].sourceWords, t, sourceLang, targetLang).found;
-    if (kept(text) > kept(results[i].text) && r.score > (best.get(i)?.score ?? -Infinity)) best.set(i, { text, score: r.score });
+    bySentence.set(i, [...(bySentence.get(i) ?? []), { text: decodeHypothesis(r.hypotheses[0], results[i], targetLang), score: r.score }]);
   });
   const out = [...results];
-  for (const [i, better] of best) {
-    const r = await align(texts[i], better.text).catch((e: unknown) => {
-      if (e instanceof InputTooLongError) return null;  // its pieces re-encoded past max_positions: keep the first
-      throw e;
-    });
-    if (!r) continue;
-    r.hypotheses = [{ text: r.text, targetTokens: r.targetTokens, targetIds: r.targetIds, tokenLogProbs: r.tokenLogProbs,
-                      logProb: r.logProb, score: better.score }];
-    out[i] = r;
+  for (const [i, candidates] of bySentence) {
+    const before = carriedScore(results[i].sourceWords, results[i].text, sourceLang, targetLang);
+    // Best model score first; each is judged as copy-through repairs it ("21.30 Uhr" for 9:30 a.m. becomes 9:30).
+    for (const c of candidates.sort((a, b) => b.score - a.score)) {
+      const r = await align(texts[i], c.text).catch((e: unknown) => {
+        if (e instanceof InputTooLongError) return null;  // its pieces re-encoded past max_positions
+        throw e;
+      });
+      if (!r || carriedScore(r.sourceWords, r.text, sourceLang, targetLang) <= before) continue;
+      r.hypotheses = [{ text: r.text, targetTokens: r.targetTokens, targetIds: r.targetIds, tokenLogProbs: r.tokenLogProbs,
+                        logProb: r.logProb, score: c.score }];
+      out[i] = r;
+      break;
+    }
   }
   return out;
 }

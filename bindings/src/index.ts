@@ -13,6 +13,8 @@ export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } 
 export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation } from './translator.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
+export { isFlagged } from './copy-through.js';
+export { flagNotes } from './flag-notes.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export type { HubOptions, HubSource } from './hub/convert-by-name.js';
 export { convertFileSetInWorker, convertInWorker } from './hub/convert-client.js';

@@ -20,6 +20,7 @@
 import type { Translation } from './translator.js';
 import type { WordAlignment } from './alignment.js';
 import { carrySpans, type CarrySpan } from './numbers.js';
+import { dateForm, mentionsOf } from './dates.js';
 
 // The word alignment each copied-through translation was repaired with, kept when the caller did
 // not ask for it (applyCopyThrough drops it from the result then).
@@ -49,12 +50,13 @@ export interface ConstrainedCandidate {
  * The insertion points of a dropped number in `r`'s output: word boundaries 0 .. W (p: before
  * target word p), those next to the words aligned to the source words around `word`, nearest to
  * the number's own position first; all boundaries when none is aligned. At most MAX_INSERTION_POINTS.
- * @param word the number's source word (CarrySpan.word)
+ * @param word the number's source word (CarrySpan.word), or a date's first word
+ * @param span the number of source words it spans (a date: "14 February 2025" spans 3)
  */
-export function insertionPoints(r: Translation, word: number): number[] {
+export function insertionPoints(r: Translation, word: number, span = 1): number[] {
   const words = r.targetWords.length;
   const links = (r.alignment ?? alignments.get(r))?.links ?? [];
-  const neighbours = new Set([word - 1, word, word + 1]);
+  const neighbours = new Set(Array.from({ length: span + 2 }, (_, k) => word - 1 + k));
   const aligned = links.filter(([s]) => neighbours.has(s)).map(([, t]) => t);
   const points = aligned.length > 0 ? [...new Set(aligned.flatMap((t) => [t, t + 1]))].filter((p) => p <= words)
     : Array.from({ length: words + 1 }, (_, p) => p);
@@ -88,9 +90,10 @@ export function ordinalForm(sourceWords: readonly string[], span: CarrySpan, sou
 }
 
 /**
- * The constrained candidates of each sentence whose copy-through report has a number or time
- * missing: for its first missing one, a target prefix per insertion point (insertionPoints), the
- * output's words before it and the number's target form (ordinalForm, else CarrySpan.forms[0]).
+ * The constrained candidates of each sentence whose copy-through report has a number, time or
+ * date missing: for its first missing date, else its first missing number or time, a target prefix per insertion point (insertionPoints),
+ * the output's words before it and the span's target form (ordinalForm, else CarrySpan.forms[0];
+ * a date as dateForm writes it: "14. Februar 2025").
  * @param results translations with copy-through applied and their word alignment
  */
 export function constrainedCandidates(results: readonly Translation[], sourceLang: string,
@@ -98,15 +101,29 @@ export function constrainedCandidates(results: readonly Translation[], sourceLan
   const out: ConstrainedCandidate[] = [];
   results.forEach((r, sentence) => {
     if (r.parts) return;  // a long text translated in parts: its parts' alignments are joined
-    const missing = r.copyThrough?.missing.find((m) => m.kind === 'number' || m.kind === 'time');
-    if (!missing) return;
-    const span: CarrySpan | undefined = carrySpans(r.sourceWords, sourceLang, targetLang)
-      .find((s) => s.word === missing.word && s.text === missing.source);
-    if (!span) return;
-    const form = ordinalForm(r.sourceWords, span, sourceLang, targetLang) ?? span.forms[0];
-    for (const p of insertionPoints(r, span.word)) {
-      out.push({ sentence, prefix: [...r.targetWords.slice(0, p), form].join(' ') });
+    // A date before its numbers: forcing the day of "14 February 2025" alone invents "um 14 Uhr".
+    const missing = r.copyThrough?.missing.find((m) => m.kind === 'date') ??
+      r.copyThrough?.missing.find((m) => m.kind === 'number' || m.kind === 'time');
+    const forced = missing && forcedForm(r, missing, sourceLang, targetLang);
+    if (!forced) return;
+    for (const p of insertionPoints(r, forced.word, forced.span)) {
+      out.push({ sentence, prefix: [...r.targetWords.slice(0, p), forced.form].join(' ') });
     }
   });
   return out;
+}
+
+// What the second chance forces in for a missing span of `r`'s source, where it is and how many
+// source words it spans; null when the span is not found again or has no target form.
+function forcedForm(r: Translation, missing: { kind: string; source: string; word: number }, sourceLang: string,
+                    targetLang: string): { form: string; word: number; span: number } | null {
+  if (missing.kind === 'date') {
+    const date = mentionsOf(r.sourceWords, sourceLang).find((m) => m.word === missing.word && m.date);
+    const form = date && dateForm(date.date!, targetLang);
+    return form ? { form, word: date.word, span: date.words } : null;
+  }
+  const span: CarrySpan | undefined = carrySpans(r.sourceWords, sourceLang, targetLang)
+    .find((s) => s.word === missing.word && s.text === missing.source);
+  if (!span) return null;
+  return { form: ordinalForm(r.sourceWords, span, sourceLang, targetLang) ?? span.forms[0], word: span.word, span: 1 };
 }

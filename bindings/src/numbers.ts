@@ -14,8 +14,9 @@
 const NUMBER = /\d+(?:[.,:]\d+)*/g;
 const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S+$/i;
-// Code-like: an option (--save-dev), snake_case, camelCase, a call (f()), a path (src/a.ts).
-const CODE_LIKE = /^(?:--?[a-z][\w-]*|\w*[a-z]_\w+|[a-z]+[A-Z]\w*|\w+\(\)|[\w-]+(?:\/[\w.-]+)+\.\w+)$/;
+// Code-like: an option (--save-dev, -rf; not German "-gruppen", the end of "Steuerraten und -gruppen"),
+// snake_case, camelCase, a call (f()), a path (src/a.ts).
+const CODE_LIKE = /^(?:--[a-z][\w-]*|-[a-z]{1,3}|\w*[a-z]_\w+|[a-z]+[A-Z]\w*|\w+\(\)|[\w-]+(?:\/[\w.-]+)+\.\w+)$/;
 /** Punctuation that may wrap a word without belonging to it. */
 const WRAPPING = /^[\s"'“”„‚‘’«»‹›()[\]{}¡¿]+|[\s"'“”„‚‘’«»‹›()[\]{}.,;:!?…]+$/g;
 

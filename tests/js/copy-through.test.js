@@ -10,25 +10,7 @@ import { CONSTRAINED_BEAM, insertionPoints, ordinalForm } from '../../dist/numbe
 import { numberForms, numbersKept } from '../../dist/numbers.js';
 import { DATA, ROOT } from './paths.js';
 import { sentenceChrf } from '../../tools/chrf.js';
-
-// A translation as the engine returns it, from pieces; the alignment is [targetWords][sourceWords]
-// of the engine's words (which " ⁇ " splits) with the given links.
-function fake(source, target, links) {
-  const words = (pieces) => {
-    let w = -1;
-    return pieces.map((p) => (p === '</s>' ? -1 : (w < 0 || p.startsWith('▁') ? ++w : w)));
-  };
-  const engineText = decodePieces(target.pieces.map((p) => (p === '<unk>' ? ' ⁇ ' : p)), words(target.pieces));
-  const targetWords = engineText.split(/\s+/).filter(Boolean);
-  const sourceWords = decodePieces(source.pieces, words(source.pieces)).split(/\s+/).filter(Boolean);
-  const weights = targetWords.map((_, t) => Float32Array.from(sourceWords, (_, s) => (links.some(([a, b]) => a === s && b === t) ? 1 : 0)));
-  return {
-    text: engineText, sourceTokens: source.pieces, sourceIds: source.ids, sourceWords, sourceWordOfToken: words(source.pieces),
-    targetTokens: target.pieces, targetIds: target.ids, targetWords, targetWordOfToken: words(target.pieces).map((w) => Math.min(w, targetWords.length - 1)),
-    tokenLogProbs: target.pieces.map(() => -0.1), logProb: 0, score: 0, confidence: 1, wordConfidence: targetWords.map(() => 1),
-    hypotheses: [{ text: engineText, targetTokens: target.pieces, targetIds: target.ids }], alignment: { links, weights }, ms: 0,
-  };
-}
+import { fake } from './fake-translation.js';
 
 // Every word of targetWords is the text of its tokens, and every per-word field has one entry per word.
 function expectConsistent(r) {
@@ -122,10 +104,16 @@ describe('rules on hand-made alignments', () => {
     const lost = async (texts, options) => options.targetPrefix.map((prefix, k) => ({ text: k === 0 ? 'er ging' : `${prefix} ging`,
       score: k === 0 ? 0 : -3, hypotheses: [{ text: k === 0 ? 'er ging' : `${prefix} ging`, targetTokens: [], targetIds: [] }] }));
     expect((await recoverDropped([r], ['in 1950 he left home'], {}, 'en', 'de', lost, align))[0].hypotheses[0].score).toBe(-3);
-    for (const options of [{ onToken: () => {} }, { targetPrefix: [''] }, { copyThrough: false }]) {
+    for (const options of [{ targetPrefix: [''] }, { copyThrough: false }]) {
       const [same] = await recoverDropped([r], ['in 1950 he left home'], options, 'en', 'de', redo, align);
       expect(same).toBe(r);
     }
+    // Streaming gets the same result; the candidates' own decoding streams nothing.
+    calls.length = 0;
+    const streamed = await recoverDropped([r], ['in 1950 he left home'], { onToken: () => { throw new Error('streamed'); } },
+                                          'en', 'de', redo, align);
+    expect(streamed[0].text).toBe('er 1950 ging');
+    expect(calls[0].onToken).toBeUndefined();
   });
 
   test('an ordinal is forced in as the target language writes it; a date and a sentence-final number keep their digits', () => {
