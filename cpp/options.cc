@@ -79,7 +79,8 @@ void add_search_specs(std::vector<OptionSpec>& s) {
                     "hypothesis can beat them (slower, rarely different)"));
   s.push_back(bounded(field("repeat_limit", G::kSearch, T::kInt, &SearchOptions::repeat_limit,
                             "repetition guard: no span of up to 16 target tokens repeats more often in a row, which "
-                            "stops loops on out-of-domain input; 0 turns the guard off"), 0, 100));
+                            "stops loops on out-of-domain input, and no word is written twice in a row unless the "
+                            "source repeats one; 0 turns the guard off"), 0, 100));
   s.push_back(field("sample", G::kSearch, T::kBool, &SearchOptions::sample,
                     "draw each token at random from the model's distribution instead of the most probable "
                     "(needs `beam_size` 1)"));

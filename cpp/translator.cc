@@ -5,6 +5,7 @@
 
 #include "decoding/beam_search.h"
 #include "decoding/confidence.h"
+#include "decoding/word_repeat_guard.h"
 #include "error.h"
 #include "kernels/ops.h"
 #include "model/model_file.h"
@@ -13,8 +14,20 @@
 
 namespace crossattn {
 
+namespace {
+
+// WordPieces of one side's vocabulary.
+std::shared_ptr<const WordPieces> word_pieces(const Tokenizer& tokenizer, Side side) {
+  std::vector<std::string> pieces(tokenizer.vocab_size(side));
+  for (size_t id = 0; id < pieces.size(); ++id) pieces[id] = tokenizer.piece(static_cast<int>(id), side);
+  return std::make_shared<const WordPieces>(pieces);
+}
+
+}  // namespace
+
 Translator::Translator(std::shared_ptr<const Transformer> model, std::shared_ptr<const Tokenizer> tokenizer)
-    : model_(std::move(model)), tokenizer_(std::move(tokenizer)) {}
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)),
+      source_words_(word_pieces(*tokenizer_, Side::kSource)), target_words_(word_pieces(*tokenizer_, Side::kTarget)) {}
 Translator::Translator(Translator&&) noexcept = default;
 Translator& Translator::operator=(Translator&&) noexcept = default;
 Translator::~Translator() = default;
@@ -389,9 +402,16 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
     for (size_t i : st->decoded) sources.push_back(&st->results[i].source_ids);
     shortlist = call_shortlist(*model_, sources, prefixes);
   }
+  // The word repeat guard, with the repetition guard, for each source that repeats no word.
+  std::vector<std::shared_ptr<const TokenConstraint>> guards;
+  for (size_t i : st->decoded) {
+    const std::vector<int>& ids = st->results[i].source_ids;  // [S] pieces, then eos
+    const bool guarded = options.repeat_limit > 0 && !repeats_word({ids.begin(), ids.end() - 1}, *source_words_);
+    guards.push_back(guarded ? std::make_shared<WordRepeatGuard>(target_words_) : nullptr);
+  }
   st->search = std::make_unique<BeamSearch>(*model_, std::move(inputs), std::move(max_lengths), options, probes,
                                             std::move(shortlist.output), std::move(prefixes),
-                                            std::move(shortlist.candidates));
+                                            std::move(shortlist.candidates), std::move(guards));
   return TranslationJob(std::move(st));
 }
 

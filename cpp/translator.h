@@ -24,6 +24,7 @@
 namespace crossattn {
 
 class Tokenizer;
+class WordPieces;
 class Transformer;
 struct ModelFile;
 
@@ -120,6 +121,8 @@ class Translator {
 
   std::shared_ptr<const Transformer> model_;  // shared with running TranslationJobs
   std::shared_ptr<const Tokenizer> tokenizer_;
+  // Each vocabulary's pieces as the word repeat guard reads them (word_repeat_guard.h).
+  std::shared_ptr<const WordPieces> source_words_, target_words_;
 };
 
 }  // namespace crossattn

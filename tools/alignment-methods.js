@@ -6,8 +6,11 @@
 // model's trained alignment head (guided alignment) and its alignment layer when it has them, each read from attention alone
 // and weighed by the model file's alignment lexicon (the last rows; equal to the attention rows for
 // a file without one), and with --reverse-model both directions symmetrized. Prints the Markdown
-// table of docs/alignment.md.
-//   node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR]
+// table of docs/alignment.md; --json FILE also writes the rows there (docs/alignment.json: the one
+// file the README's and docs/alignment.md's figures for the shipped pair come from, checked by
+// tests/js/docs-numbers.test.js).
+//   node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR] [--json FILE]
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { InvalidInputError, Translator, pharaoh } from '../dist/index.js';
@@ -18,10 +21,11 @@ const { values } = parseArgs({
     model: { type: 'string' },
     'reverse-model': { type: 'string' },
     data: { type: 'string', default: process.env.CROSSATTN_DATA ?? new URL('../../shared/data', import.meta.url).pathname },
+    json: { type: 'string' },
   },
 });
 if (!values.model) {
-  console.error('usage: node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR]');
+  console.error('usage: node tools/alignment-methods.js --model FILE [--reverse-model FILE] [--data DIR] [--json FILE]');
   process.exit(2);
 }
 const { pairs, gold } = readAlignDev(`${values.data}/align-dev`);
@@ -83,6 +87,15 @@ console.log(`Model ${model.config.name}${reverse ? ` and ${reverse.config.name}`
 console.log('| method | AER | precision | recall | ms per pair |\n| --- | ---: | ---: | ---: | ---: |');
 for (const [name, r] of rows) {
   console.log(`| ${name} | ${percent(r.aer)} | ${percent(r.precision)} | ${percent(r.recall)} | ${r.ms.toFixed(1)} |`);
+}
+if (values.json) {
+  const round = (x) => Number(percent(x));
+  writeFileSync(values.json, `${JSON.stringify({
+    date: new Date().toISOString().slice(0, 10), set: `align-dev (${pairs.length} pairs)`,
+    command: `node tools/alignment-methods.js --model ${values.model}${reverse ? ` --reverse-model ${values['reverse-model']}` : ''} --json ${values.json}`,
+    model: model.config.name, reverse: reverse?.config.name ?? null,
+    rows: rows.map(([method, r]) => ({ method, aer: round(r.aer), precision: round(r.precision), recall: round(r.recall) })),
+  }, null, 2)}\n`);
 }
 model.dispose();
 reverse?.dispose();

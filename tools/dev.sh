@@ -31,35 +31,6 @@ check_node() {
 # Each step's heading says how long this run has taken so far (CI's budget is 30 minutes).
 step() { printf '\n== %s (%d min %02d s in)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
-# A build step runs only when something it reads has changed since it last succeeded, so that a
-# second start with nothing changed serves in about a second. Its stamp (build/NAME.stamp) is dated
-# from the start of its last successful run; the step is up to date while its outputs exist and no
-# file under its inputs is newer than the stamp (folders aside: a copy dates them anew). A clone moved
-# whole keeps its dates, so it stays built; a fresh clone has no stamps, so it builds.
-WASM_INPUTS=(CMakeLists.txt bench/CMakeLists.txt cpp bindings/*.cc bindings/*.h bindings/*.cmake bindings/build-wasm.sh
-             .cache/sentencepiece)
-WASM_OUTPUTS=(dist/crossattn.mjs dist/crossattn.wasm dist/crossattn-mt.mjs dist/crossattn-mt.wasm dist/crossattn-mt.worker.js)
-TS_INPUTS=(bindings/src bindings/tsconfig.json cpp/model/tensor_spec.json package.json docs/performance.json
-           tools/performance-summary.js tools/build-convert-worker.js)
-TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/tensor_spec.json
-            dist/performance-summary.json dist/convert-worker.js)
-
-# stamped NAME OUTPUTS_ARRAY INPUTS_ARRAY COMMAND...: runs COMMAND unless NAME is up to date.
-stamped() {
-  local stamp=build/$1.stamp
-  local -n outputs=$2 inputs=$3
-  local have_outputs=1 output
-  for output in "${outputs[@]}"; do [ -e "$output" ] || have_outputs=0; done
-  if [ "$have_outputs" = 1 ] && [ -f "$stamp" ] && [ -z "$(find "${inputs[@]}" ! -type d -newer "$stamp" -print -quit)" ]; then
-    echo "up to date: nothing it reads changed since it last ran ($stamp)"
-    return
-  fi
-  mkdir -p build
-  touch "$stamp.new"
-  "${@:4}"
-  mv "$stamp.new" "$stamp"
-}
-
 install_packages() {
   local installed missing=()
   # one dpkg-query for all (a dpkg -s each reads dpkg's whole database each time: a second on a busy machine)
@@ -95,10 +66,8 @@ build() {
   [ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm install --no-audit --no-fund --no-save --ignore-scripts
   # The WebAssembly build first, as serve runs it alone: a step it relies on is then never made by
   # the native build before it.
-  step "WebAssembly build"
-  stamped wasm WASM_OUTPUTS WASM_INPUTS bash bindings/build-wasm.sh
-  step "TypeScript build"
-  stamped ts TS_OUTPUTS TS_INPUTS npm run --silent build:ts
+  step "WebAssembly and TypeScript builds (tools/build.sh: each only when something it reads changed)"
+  bash tools/build.sh
   if [ "$mode" != serve ]; then
     step "native build"
     bash tools/stale-cmake-cache.sh build/native

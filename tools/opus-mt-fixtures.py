@@ -127,8 +127,16 @@ def dump(obj, path):
         json.dump(obj, f, ensure_ascii=False, indent=2)
 
 
+def write_card(out):
+    """A model card as the Hub's OPUS-MT repositories have one: README.md whose YAML front matter
+    states the licence, which the converters record (bindings/src/convert/model-card.ts)."""
+    with open(os.path.join(out, "README.md"), "w", encoding="utf-8") as f:
+        f.write("---\nlanguage:\n- en\n- de\ntags:\n- translation\nlicense: cc-by-4.0\n---\n\n# opus-mt-en-de (test fixture)\n")
+
+
 def write_hf(out, c, spm_bytes, state, vocab, target_vocab=None, config=None):
     os.makedirs(out, exist_ok=True)
+    write_card(out)
     write_safetensors(os.path.join(out, "model.safetensors"), state, {"format": "pt"})
     dump({p: i for i, p in enumerate(vocab)}, os.path.join(out, "vocab.json"))
     if target_vocab is not None:
@@ -390,6 +398,7 @@ def tokenizer_json(sp, vocab):
 
 def write_xenova(out, c, sp, state, vocab, config):
     os.makedirs(out, exist_ok=True)
+    write_card(out)
     export_onnx(out, c, state, len(vocab))
     dump(tokenizer_json(sp, vocab), os.path.join(out, "tokenizer.json"))
     dump({"clean_up_tokenization_spaces": True, "eos_token": "</s>", "model_max_length": 512, "pad_token": "<pad>",

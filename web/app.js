@@ -102,12 +102,9 @@ function render() {
 function showAlignment() {
   drawAlignment($('alignment'), current, $('tooltip'));
   const { sourceLang: from, targetLang: to } = current.config;
-  // docs/alignment.md measured symmetrization on English–German gold alignments only.
-  const measured = [from, to].sort().join() === 'de,en'
-    ? ' (both directions symmetrized: 26.8% alignment error on the RWTH gold, against 32.9% for one)' : '';
   $('alignment').dataset.directions = current.bothDirections ? '2' : '1';
   $('alignment-directions').textContent = current.bothDirections
-    ? `, averaged with the ${languageName(to)}→${languageName(from)} model's alignment of the same pair${measured}`
+    ? `, averaged with the ${languageName(to)}→${languageName(from)} model's alignment of the same pair`
     : `; once a ${languageName(to)}→${languageName(from)} model is loaded too (the swap button), both models' ` +
       'alignments are averaged';
 }

@@ -65,7 +65,7 @@ export function wireHubControls(open, showOpenError) {
   };
   const fromFiles = (pair) => run(`${pair.sourceLang}→${pair.targetLang} (Firefox Translations)`, pair.url,
     (worker, progress) => convertFileSetInWorker(worker, {
-      name: `${pair.sourceLang}${pair.targetLang}`, source: pair.url, license: pair.license, files: pair.files,
+      name: `${pair.sourceLang}${pair.targetLang}`, source: pair.url, license: pair.license, attribution: pair.attribution, files: pair.files,
     }, progress));
   $('hub-form').addEventListener('submit', (event) => {
     event.preventDefault();

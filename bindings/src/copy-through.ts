@@ -165,7 +165,7 @@ function fillUnknown(r: Translation, pieces: string[], targetLang: string, wordL
     report.replaced.push({ kind: 'unknown', source: pick?.text ?? '', target: pieces[t], word: r.targetWordOfToken[t] });
   }
   // A quote, apostrophe or dash left out is no loss ("the women’s ranks" → "der Frauen"): only other text is missing.
-  const content = (text: string) => !/^\p{P}+$/u.test(text);
+  const content = (text: string) => !/^[\p{P}\p{Cf}]+$/u.test(text);  // \p{Cf}: a zero-width joiner before „
   if (wordLevel) {
     byWord.forEach((p, w) => p.slice(used[w]).filter(({ text }) => content(text))
       .forEach(({ text }) => report.missing.push({ kind: 'unknown', source: text, word: w })));

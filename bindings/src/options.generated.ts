@@ -13,7 +13,7 @@ export interface TableSearchOptions {
   lengthPenalty?: number;
   /** Stop a sentence once beamSize hypotheses have finished; false searches on until no live hypothesis can beat them (slower, rarely different). A boolean; default true. */
   earlyStopping?: boolean;
-  /** Repetition guard: no span of up to 16 target tokens repeats more often in a row, which stops loops on out-of-domain input; 0 turns the guard off. An integer from 0 to 100; default 3. */
+  /** Repetition guard: no span of up to 16 target tokens repeats more often in a row, which stops loops on out-of-domain input, and no word is written twice in a row unless the source repeats one; 0 turns the guard off. An integer from 0 to 100; default 3. */
   repeatLimit?: number;
   /** Draw each token at random from the model's distribution instead of the most probable (needs beamSize 1). A boolean; default false. */
   sample?: boolean;
@@ -121,9 +121,9 @@ export const OPTION_TABLE: readonly OptionSpec[] = [
   },
   {
     "default": 3,
-    "doc": "repetition guard: no span of up to 16 target tokens repeats more often in a row, which stops loops on out-of-domain input; 0 turns the guard off",
+    "doc": "repetition guard: no span of up to 16 target tokens repeats more often in a row, which stops loops on out-of-domain input, and no word is written twice in a row unless the source repeats one; 0 turns the guard off",
     "flag": "repeat-limit",
-    "flagDoc": "repetition guard: no span of up to 16 target tokens repeats more often in a row, which stops loops on out-of-domain input; 0 turns the guard off",
+    "flagDoc": "repetition guard: no span of up to 16 target tokens repeats more often in a row, which stops loops on out-of-domain input, and no word is written twice in a row unless the source repeats one; 0 turns the guard off",
     "group": "search",
     "jsName": "repeatLimit",
     "max": 100,

@@ -151,7 +151,7 @@ export class Translator {
     const { sourceLang, targetLang } = this.config;
     const joined = joinPlan(plan, results.map((one) => applyCopyThrough(toTranslation(one, ms), sourceLang, targetLang, options)));
     const align = async (source: string, target: string) => applyCopyThrough(await this.align(source, target,
-      copyThroughRequest({ attention: options.attention, alignment: options.alignment })), sourceLang, targetLang, options);
+      copyThroughRequest({ attention: options.attention, alignment: options.alignment, residual: options.residual })), sourceLang, targetLang, options);
     return recoverDropped(joined, texts, options, sourceLang, targetLang, (t, o) => this.runLong(t, o), align);
   }
 

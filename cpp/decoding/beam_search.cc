@@ -54,6 +54,7 @@ struct BeamSearch::Sentence {
   std::vector<int> ids;      // [n_i] with a shortlist, its own candidate ids, ascending; empty without
   std::vector<int> columns;  // [n_i] the shortlist column of each; empty when they are all its columns
   std::unique_ptr<TokenSelector> selector;  // its own, so that a sampler's draws do not depend on the batch
+  std::shared_ptr<const TokenConstraint> constraint;  // its own, besides the search's; may be null
   std::vector<DecoderState> slots;  // [beam_size]
   std::vector<int> fed;             // [beam_size] the node each slot was last fed (its cache rows hold that
                                     // node's path), -1 before any
@@ -110,7 +111,8 @@ struct BeamSearch::Sentence {
 
 BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
                        SearchOptions options, SearchProbes probes, std::shared_ptr<const OutputShortlist> shortlist,
-                       std::vector<std::vector<int>> prefixes, std::vector<std::vector<int>> candidates)
+                       std::vector<std::vector<int>> prefixes, std::vector<std::vector<int>> candidates,
+                       std::vector<std::shared_ptr<const TokenConstraint>> sentence_constraints)
     : model_(&model), options_(options), probes_(probes), shortlist_(std::move(shortlist)), sentences_(encoder_outs.size()) {
   const ModelConfig& c = model.config();
   if (!prefixes.empty() && prefixes.size() != sentences_.size()) {
@@ -119,11 +121,15 @@ BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> enco
   if (!candidates.empty() && (!shortlist_ || candidates.size() != sentences_.size())) {
     throw Error(ErrorCode::kInvalidInput, "a search needs a shortlist and one candidate list per sentence");
   }
+  if (!sentence_constraints.empty() && sentence_constraints.size() != sentences_.size()) {
+    throw Error(ErrorCode::kInvalidInput, "a search needs one constraint (or none) per sentence");
+  }
   if (options.repeat_limit > 0) constraints_.push_back(std::make_unique<RepetitionGuard>(options.repeat_limit));
   for (size_t i = 0; i < sentences_.size(); ++i) {
     Sentence& s = sentences_[i];
     s.max_length = max_lengths[i];
     if (!prefixes.empty()) s.prefix = std::move(prefixes[i]);
+    if (!sentence_constraints.empty()) s.constraint = std::move(sentence_constraints[i]);
     if (shortlist_) set_candidates(s, candidates.empty() ? shortlist_->ids : std::move(candidates[i]));
     if (static_cast<int>(s.prefix.size()) >= s.max_length) {
       throw Error(ErrorCode::kInvalidInput, "a target prefix of " + std::to_string(s.prefix.size()) +
@@ -257,14 +263,16 @@ void BeamSearch::propose(Sentence& s, float* logits, int n) {
       candidates_.push_back({s.live[b].log_prob + row[column(s, token)] - log_z, static_cast<int>(b), token});
       continue;
     }
-    for (const auto& constraint : constraints_) {
+    const auto forbid = [&](const TokenConstraint& constraint) {
       banned_.clear();
-      const int history = s.tail(s.live[b].node, constraint->history(), tail_);
-      constraint->forbid(tail_.data(), history, banned_);
+      const int history = s.tail(s.live[b].node, constraint.history(), tail_);
+      constraint.forbid(tail_.data(), history, banned_);
       for (int token : banned_) {
         if (const int at = column(s, token); at >= 0) row[at] = -INFINITY;
       }
-    }
+    };
+    for (const auto& constraint : constraints_) forbid(*constraint);
+    if (s.constraint) forbid(*s.constraint);
     s.selector->select(row, width, k, selected_);
     for (int at : selected_) {
       const int token = shortlist_ ? s.ids[at] : at;

@@ -26,7 +26,8 @@
 // keeps one live hypothesis, so the beam opens where the prefix ends.
 // Ties are broken by beam order, then token id, so a search is deterministic (a sampling one for a
 // given seed). Which extensions are candidates is decided at one seam (token_selection.h): the
-// constraints forbid tokens (the repetition guard, repetition_guard.h), the selector picks among
+// constraints forbid tokens (the repetition guard, repetition_guard.h; a sentence's own, the word
+// repeat guard, word_repeat_guard.h), the selector picks among
 // the others (the most probable ones, or a random draw when sampling).
 // Legend: L decoder layers, H n_heads, T target tokens, S src_len, D d_model, V vocab_size.
 #pragma once
@@ -71,11 +72,14 @@ class BeamSearch {
   /// decoder computes the logits of all the shortlist's columns once per step, and each sentence's
   /// rows are normalized and searched over its own n_i columns only, so that a sentence decodes bit
   /// for bit as it would alone with shortlist = its candidates. Empty: every sentence has all the
-  /// shortlist's columns. Raises Error(kInvalidInput) for a prefix or candidate list that breaks
-  /// these rules.
+  /// shortlist's columns. `sentence_constraints`, empty or one per sentence (null: none), adds a
+  /// sentence's own TokenConstraint to the search's (the word repeat guard of a source that repeats
+  /// no word: word_repeat_guard.h). Raises Error(kInvalidInput) for a prefix, candidate list or
+  /// constraint list that breaks these rules.
   BeamSearch(const Transformer& model, std::vector<const Matrix*> encoder_outs, std::vector<int> max_lengths,
              SearchOptions options, SearchProbes probes = {}, std::shared_ptr<const OutputShortlist> shortlist = nullptr,
-             std::vector<std::vector<int>> prefixes = {}, std::vector<std::vector<int>> candidates = {});
+             std::vector<std::vector<int>> prefixes = {}, std::vector<std::vector<int>> candidates = {},
+             std::vector<std::shared_ptr<const TokenConstraint>> sentence_constraints = {});
   ~BeamSearch();
   BeamSearch(BeamSearch&&) noexcept;
   BeamSearch& operator=(BeamSearch&&) noexcept;

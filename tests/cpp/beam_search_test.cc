@@ -3,6 +3,7 @@
 // hypothesis' cross-attention, batching, streaming, cancellation and option errors.
 #include "decoding/beam_search.h"
 #include "decoding/repetition_guard.h"
+#include "decoding/word_repeat_guard.h"
 
 #include <gtest/gtest.h>
 
@@ -319,6 +320,102 @@ TEST(BeamSearch, TheRepetitionGuardCutsLoopsAndNothingElse) {
     }
   }
   EXPECT_GE(looping, 3) << "too few random models loop for this test to mean anything";
+}
+
+// The words of ids as the word repeat guard compares them, by brute force: pieces lower-cased,
+// split before each "▁", punctuation pieces at a word's end left out.
+std::vector<std::string> words_of(const std::vector<int>& ids, const std::vector<std::string>& vocab) {
+  std::vector<std::vector<std::string>> words;
+  for (int id : ids) {
+    std::string piece = vocab[id];
+    for (char& c : piece) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (words.empty() || piece.rfind("\xE2\x96\x81", 0) == 0) words.emplace_back();
+    words.back().push_back(piece);
+  }
+  std::vector<std::string> out;
+  for (auto& w : words) {
+    while (w.size() > 1 && std::all_of(w.back().begin(), w.back().end(), [](char c) { return std::ispunct(static_cast<unsigned char>(c)); })) w.pop_back();
+    std::string joined;
+    for (const std::string& piece : w) joined += piece + "|";
+    out.push_back(joined);
+  }
+  return out;
+}
+
+bool ends_in_repeated_word(const std::vector<int>& ids, const std::vector<std::string>& vocab) {
+  const std::vector<std::string> w = words_of(ids, vocab);
+  return w.size() >= 2 && w[w.size() - 1] == w[w.size() - 2];
+}
+
+const std::vector<std::string> kWordVocab = {"\xE2\x96\x81" "a", "\xE2\x96\x81" "b", "\xE2\x96\x81" "A", "c", "d", ","};
+
+TEST(WordRepeatGuard, BansExactlyTheTokensThatWouldMakeTheLastWordTheOneBefore) {
+  // 0 "▁a", 1 "▁b", 2 "▁A" begin a word; 3 "c", 4 "d", 5 "," continue one.
+  const auto pieces = std::make_shared<const WordPieces>(kWordVocab);
+  const WordRepeatGuard guard(pieces);
+  auto banned = [&](std::vector<int> tail) {
+    std::vector<int> out;
+    guard.forbid(tail.data(), static_cast<int>(tail.size()), out);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(banned({0}), std::vector<int>({0, 2}));        // "▁a ▁a", "▁a ▁A"
+  EXPECT_EQ(banned({2, 5}), std::vector<int>({0, 2}));     // "▁A , ▁a"
+  EXPECT_EQ(banned({0, 3, 1, 0}), std::vector<int>({0, 2}));
+  EXPECT_EQ(banned({0, 3, 0}), std::vector<int>({0, 2, 3}));  // "▁a c ▁a c", and "▁a ▁a"
+  EXPECT_EQ(banned({0, 3}), std::vector<int>());           // "▁a c ▁a" may still become "▁a c ▁a d"
+  EXPECT_EQ(banned({}), std::vector<int>());
+  EXPECT_TRUE(pieces->starts(0) && !pieces->starts(3) && pieces->punctuation(5) && !pieces->punctuation(3));
+  EXPECT_EQ(pieces->key(2), 0);
+  EXPECT_TRUE(repeats_word({1, 0, 3, 2, 3, 1}, *pieces));   // "▁a c ▁A c"
+  EXPECT_TRUE(repeats_word({0, 5, 0}, *pieces));            // "▁a, ▁a"
+  EXPECT_FALSE(repeats_word({0, 3, 0, 4, 0}, *pieces));
+  // Every banned token, appended, makes the last word the one before; no other token does.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 4000; ++trial) {
+    std::vector<int> tail = {static_cast<int>(rng() % 3)};
+    for (int k = static_cast<int>(rng() % 12); k > 0; --k) tail.push_back(static_cast<int>(rng() % 6));
+    if (repeats_word(tail, *pieces)) continue;  // the guard keeps targets free of repeats
+    const std::vector<int> ban = banned(tail);
+    for (int token = 0; token < 6; ++token) {
+      std::vector<int> longer = tail;
+      longer.push_back(token);
+      EXPECT_EQ(ends_in_repeated_word(longer, kWordVocab), std::count(ban.begin(), ban.end(), token) >= 1)
+          << "trial " << trial << " token " << token;
+    }
+  }
+}
+
+TEST(BeamSearch, ASentenceConstraintKeepsItsOutputFreeOfRepeatedWords) {
+  // The random model's 6 ids: 0, 1 and 2 begin words, 3 is eos, 4 and 5 continue a word.
+  const std::vector<std::string> vocab = {"\xE2\x96\x81" "x", "\xE2\x96\x81" "y", "\xE2\x96\x81" "z", "</s>", "p", "q"};
+  const auto pieces = std::make_shared<const WordPieces>(vocab);
+  auto guard = std::make_shared<const WordRepeatGuard>(pieces);
+  int repeating = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    const Transformer model = random_model(seed);
+    const Matrix encoder_out = model.encode({4, 5, 0});
+    const int eos = model.config().eos_id;
+    auto without_eos = [&](std::vector<int> ids) {
+      if (!ids.empty() && ids.back() == eos) ids.pop_back();
+      return ids;
+    };
+    for (int beam : {1, 3}) {
+      SearchOptions o;
+      o.beam_size = o.n_best = beam;
+      const std::vector<int> free = beam_search(model, {&encoder_out}, {12}, o).front().front().ids;
+      BeamSearch search(model, {&encoder_out}, {12}, o, {}, nullptr, {}, {}, {guard});
+      while (!search.done()) search.step();
+      const auto guarded = search.finish().front();
+      ASSERT_FALSE(guarded.empty());
+      for (const Hypothesis& h : guarded) EXPECT_FALSE(repeats_word(without_eos(h.ids), *pieces)) << seed << " beam " << beam;
+      if (!repeats_word(without_eos(free), *pieces) && beam == 1) {
+        EXPECT_EQ(guarded.front().ids, free) << seed;  // greedy without a repeat: unchanged
+      }
+      repeating += repeats_word(without_eos(free), *pieces);
+    }
+  }
+  EXPECT_GE(repeating, 3) << "too few random models repeat a word for this test to mean anything";
 }
 
 TEST(BeamSearch, SettledTokensArePrefixesOfTheResult) {

@@ -63,6 +63,8 @@ test('translates in the browser and shows one heatmap row per target token', asy
   const sourceTokens = Number(await page.getAttribute('#heatmap', 'data-source-tokens'));
   expect(await page.$$eval('#heatmap g.row:first-of-type rect.cell', (c) => c.length)).toBe(sourceTokens);
   await page.screenshot({ path: new URL('page.png', SCREENSHOTS).pathname, fullPage: true });
+  // The README's screenshot, 1200 × 800 (tools/readme-screenshots.js copies it to docs/screenshot.png).
+  await page.screenshot({ path: new URL('readme.png', SCREENSHOTS).pathname, clip: { x: 0, y: 0, width: 1200, height: 800 } });
 
   // Hovering a cell names the token pair and its weight.
   await page.hover('#heatmap g.row:first-of-type rect.cell');

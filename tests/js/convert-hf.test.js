@@ -61,13 +61,32 @@ test('a MarianMT folder converts to MarianMTModel\'s function: config, vocabular
     expect(t.dtype, name).toBe(weights[name].dtype);
     expect(bytesOf(t).equals(weights[name].bytes), `${name} differs`).toBe(true);
   }
-  expect(model.provenance).toMatchObject({ source: 'Helsinki-NLP/opus-mt-en-de', license: 'CC-BY-4.0', convertedFrom: 'huggingface-marian' });
+  // The licence from the model card's front matter; the source is the folder's name (no Hub id given).
+  expect(model.provenance).toMatchObject({ source: 'opus-mt-en-de', license: 'CC-BY-4.0', convertedFrom: 'huggingface-marian' });
   const translator = await Translator.load(await writeModelFile(model, 'test'));
   const r = await translator.translate('A dog runs in the park.', CROSSATTN_GREEDY);
   expect(r.sourceTokens.at(-1)).toBe('</s>');
   expect(r.sourceIds).toEqual(r.sourceTokens.map((p) => vocab.indexOf(p)));  // pieces numbered by vocab.json
   expect(r.text.length).toBeGreaterThan(0);
   translator.dispose();
+});
+
+test('provenance only from what says so: the model card, a Hugging Face cache path, the caller; never the folder name', async () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'crossattn-provenance-'));
+  try {
+    const bare = join(scratch, 'opus-mt-en-de');
+    cpSync(HF, bare, { recursive: true });
+    rmSync(join(bare, 'README.md'));
+    expect((await convertModel(bare)).provenance).toMatchObject({ source: 'opus-mt-en-de', license: '', attribution: 'Converted from opus-mt-en-de.' });
+    const cached = join(scratch, 'models--Helsinki-NLP--opus-mt-en-de', 'snapshots', 'abc123');
+    cpSync(HF, cached, { recursive: true });
+    expect((await convertModel(cached)).provenance).toMatchObject({
+      source: 'Helsinki-NLP/opus-mt-en-de', license: 'CC-BY-4.0', attribution: expect.stringMatching(/^OPUS-MT model .*, CC-BY-4\.0\.$/) });
+    expect((await convertModel(bare, { license: 'MIT', source: 'me/my-model', attribution: 'Mine.' })).provenance)
+      .toMatchObject({ source: 'me/my-model', license: 'MIT', attribution: 'Mine.' });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 });
 
 test('the transformers.js folder\'s rebuilt SentencePiece model cuts FLORES dev as the original .spm does (the first 500 sentences whose NFKC form is themselves)', async () => {

@@ -191,6 +191,11 @@ describe.each(['en-de', 'de-en'])('the shipped %s model', (direction) => {
     expect(r.copyThrough.missing).toEqual([]);
     expectConsistent(r);
     expect(sentenceChrf(r.text, reference)).toBeGreaterThan(sentenceChrf(repaired.text, reference));
+    // At the page's options (streaming, residual stream, attention) the same text, with every field asked for.
+    const page = await translator.translate(source, { onToken: () => {}, residual: true, attention: true, alignment: true, beamSize: 1 });
+    expect(page.text).toBe(r.text);
+    expect(page.residual).toBeDefined();
+    expect(page.crossAttention).toBeDefined();
     translator.dispose();
   });
 

@@ -3,7 +3,7 @@
 // means a build step ran that should not have), also after the copy was moved to another folder; an
 // edit to the TypeScript rebuilds dist/ before serving; an edit to the C++ starts the WebAssembly
 // build, and the CMake cache left by the copy's first place is configured afresh instead of failing.
-import { execSync, spawn } from 'node:child_process';
+import { execSync, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,12 @@ test(`the second start of a built clone serves within ${SECOND_START_LIMIT_S} s,
   expect(page.status).toBe(200);
   expect(await page.text()).toMatch(/<html/);
   second.stop();
+  // npm pack (its prepack runs tools/build.sh) reuses the moved clone's build too.
+  const packed = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: clone, encoding: 'utf8' });
+  expect(packed.status, packed.stderr).toBe(0);
+  const log = packed.stdout + packed.stderr;
+  expect(log).toMatch(/== WebAssembly build[^\n]*\nup to date/);
+  expect(log).toMatch(/== TypeScript build[^\n]*\nup to date/);
 }, 300_000);
 
 test('an edit to the TypeScript rebuilds dist/ before serving, and the next start is up to date again', async () => {

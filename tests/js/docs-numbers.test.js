@@ -115,3 +115,17 @@ test("the README's shipped models: layers and vocabulary as their files say", ()
     expect([Number(enc), Number(dec)], `tatoeba-${direction}`).toEqual([config.encoder_layers, config.decoder_layers]);
   }
 });
+
+test('the README\'s alignment error rates are those docs/alignment.json holds (tools/alignment-methods.js --json)', () => {
+  const figures = JSON.parse(readFileSync(`${ROOT}docs/alignment.json`, 'utf8'));
+  const row = (method) => figures.rows.find((r) => r.method === method);
+  const defaults = "the defaults (each model's own), as `crossattn align` reads them";
+  expect(figures).toMatchObject({ model: 'general-en-de', reverse: 'general-de-en' });
+  const line = README.split('\n').find((l) => l.includes('word alignment AER on align-dev'));
+  expect(line).toBeDefined();
+  expect(stated(line, /\| ([\d.]+)% \//)).toBe(row(defaults).aer);
+  expect(stated(line, /\/ ([\d.]+)% \|/)).toBe(row(`${defaults}, both directions symmetrized`).aer);
+  const doc = readFileSync(`${ROOT}docs/alignment.md`, 'utf8');
+  expect(doc).toContain(`AER **${row(defaults).aer}**`);
+  expect(doc).toContain(`**${row(`${defaults}, both directions symmetrized`).aer}** symmetrized`);
+});

@@ -26,3 +26,34 @@ test('the README says the package is an ES module only, as package.json makes it
   expect(read('README.md')).toMatch(/The package is an ES module only \(`"type": "module"`, no `require` entry\)/);
   expect(read('README.md')).toMatch(new RegExp(`on Node ${/>=\s*(\d+)/.exec(pkg.engines.node)[1]} or newer`));
 });
+
+test('api.md\'s comparison with CTranslate2 and transformers.js names every search option we have, and claims none we lack', async () => {
+  const { OPTION_TABLE } = await import('../../dist/options.generated.js');
+  const table = readFileSync(`${ROOT}docs/api.md`, 'utf8').split('## Compared with CTranslate2 and transformers.js')[1];
+  const ours = table.split('\n').filter((line) => line.startsWith('| ')).map((line) => line.split(' | ')[0]).join(' ');
+  const search = OPTION_TABLE.filter((o) => o.group === 'search').map((o) => o.jsName);
+  expect(search.length).toBeGreaterThan(5);
+  for (const name of search) expect(ours, name).toContain(`\`${name}\``);
+  const none = table.split('\n').find((line) => line.startsWith('| none |'));
+  for (const name of ['sampling_topk', 'do_sample', 'top_p', 'temperature']) expect(none).not.toContain(name);
+});
+
+test('no file the page or the package ships speaks of work periods: dates and versions only (issue 59, item 5)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { readdirSync } = await import('node:fs');
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }))[0]
+    .files.map((f) => f.path);
+  const page = readdirSync(`${ROOT}web`).map((f) => `web/${f}`);
+  const cards = readdirSync(`${ROOT}models`, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'runs' && d.name !== 'configs')
+    .map((d) => `models/${d.name}/README.md`);
+  const files = [...new Set([...packed, ...page, ...cards, 'models/architecture.json', 'models/catalog.json'])]
+    .filter((f) => /\.(js|mjs|ts|json|md|html|css|txt)$/.test(f));
+  expect(files.length).toBeGreaterThan(100);
+  const ordinal = /\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|[a-z]+teenth|[a-z]+tieth|(?:twenty|thirty)-[a-z]+) (?:session|stop|work period|sitting)\b/i;
+  const runNames = /\bgpu\d+-|\bfinetune\d{2}\b|\barch\d{2}\//;
+  for (const file of files) {
+    const text = readFileSync(`${ROOT}${file}`, 'utf8');
+    expect(ordinal.exec(text)?.[0], file).toBeUndefined();
+    expect(runNames.exec(text)?.[0], file).toBeUndefined();
+  }
+});

@@ -19,7 +19,7 @@ vocabularies, and optionally lex.*.s2t.bin). docs/convert.md has each step.
   -o, --output FILE   the .crossattn file to write (written whole or not at all)
   --name NAME         the model's name (default: from INPUT)
   --from L --to L     its languages, when INPUT does not say them (BCP 47 codes such as en, de)
-  --license SPDX      the licence to record (default: the format's, e.g. CC-BY-4.0 for OPUS-MT)
+  --license SPDX      the licence to record (default: the model card's license: in README.md, else unknown)
   --source TEXT       where the model comes from (default: from INPUT)
   --quantized         transformers.js: read the _quantized (q8) ONNX files`;
 

@@ -12,6 +12,7 @@
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import type { ConvertOptions, ModelConfigJson, Provenance } from './model-file.js';
 import type { ModelFiles } from './model-files.js';
+import { cardLicense } from './model-card.js';
 
 /** The fields of config.json this converter reads (MarianConfig's names). */
 export interface MarianConfigJson {
@@ -82,7 +83,8 @@ export function languagesOfName(name: string): { sourceLang: string; targetLang:
 
 /**
  * The name, languages and provenance of a converted OPUS-MT folder: options first, then the folder's
- * name (opus-mt-SRC-TGT), then tokenizer_config.json's source_lang/target_lang.
+ * name (opus-mt-SRC-TGT), then tokenizer_config.json's source_lang/target_lang. The source is the
+ * caller's (a Hub id) or the folder's name; the licence the caller's or the model card's (cardLicense).
  * @throws ConvertError when no language pair can be found.
  */
 export function identify(files: ModelFiles, options: ConvertOptions, tokenizerConfig: { source_lang?: string; target_lang?: string },
@@ -102,13 +104,17 @@ export function identify(files: ModelFiles, options: ConvertOptions, tokenizerCo
   if (!sourceLang || !targetLang) {
     throw new ConvertError(files.root, 'source_lang', 'the languages are not in the folder name (opus-mt-SRC-TGT) nor tokenizer_config.json: give --from and --to');
   }
-  const opus = languagesOfName(name) !== undefined;
-  const source = options.source ?? (opus ? `${convertedFrom === 'transformers.js' ? 'Xenova' : 'Helsinki-NLP'}/${name}` : name);
+  // Provenance only from what says so: the caller's options (a Hub id) and the model card's licence.
+  // A Hugging Face cache path names its repository: models--Helsinki-NLP--opus-mt-en-fr.
+  const cached = segments.map((s) => /^models--(.+?)--(.+)$/.exec(s)).find((m) => m);
+  const source = options.source ?? (cached ? `${cached[1]}/${cached[2]}` : name);
+  const license = options.license ?? cardLicense(files) ?? '';
+  const opus = /(?:^|\/)(?:Helsinki-NLP|Xenova)\/opus-mt-/.test(source);
   const provenance: Provenance = {
     source,
-    license: options.license ?? (opus ? 'CC-BY-4.0' : ''),
-    attribution: opus ? 'OPUS-MT model by the Language Technology Research Group at the University of Helsinki (Tiedemann and Thottingal 2020), CC BY 4.0.'
-      : `Converted from ${source}.`,
+    license,
+    attribution: options.attribution ?? (opus ? `OPUS-MT model by the Language Technology Research Group at the University of Helsinki (Tiedemann and Thottingal 2020)${license ? `, ${license}` : ''}.`
+      : `Converted from ${source}.`),
     convertedFrom,
   };
   return { name, sourceLang, targetLang, provenance };

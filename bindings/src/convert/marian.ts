@@ -110,16 +110,15 @@ function languagesFromNames(files: MarianFiles): [string, string] | undefined {
   return m ? [m[1], m[2]] : undefined;
 }
 
+// Provenance only from the caller (a catalog's record of the files: their source and licence), never
+// from file names: a folder of model.ende.intgemm.alphas.bin is not Mozilla's because of its names.
 function provenance(files: MarianFiles, options: ConvertOptions): Provenance {
-  const firefox = /^model\.[a-z]{4,6}\.(intgemm\.)?(alphas\.)?(npz|bin)(\.gz)?$/.test(baseName(files.model)) ||
-    files.folder.root.includes('firefox-translations-models');
   const source = options.source ?? files.folder.name;
+  const license = options.license ?? '';
   return {
     source,
-    license: options.license ?? (firefox ? 'MPL-2.0' : ''),
-    attribution: firefox
-      ? `Translation model by Mozilla's Firefox Translations project (github.com/mozilla/firefox-translations-models), licensed ${options.license ?? 'MPL-2.0'}.`
-      : `Marian model ${source}, converted by crossattn.`,
+    license,
+    attribution: options.attribution ?? `Marian model ${source}${license ? `, ${license}` : ''}, converted by crossattn.`,
     convertedFrom: 'marian',
   };
 }

@@ -36,7 +36,7 @@ export interface ModelConfigJson {
 export interface Provenance {
   /** e.g. "Helsinki-NLP/opus-mt-en-de", or the input folder's name. */
   source: string;
-  /** SPDX identifier when known ("CC-BY-4.0" for OPUS-MT, "MPL-2.0" for Firefox's models), else "". */
+  /** SPDX identifier when the model's metadata or the caller states it ("CC-BY-4.0", "MPL-2.0"), else "". */
   license: string;
   /** One sentence crediting the model's authors. */
   attribution: string;
@@ -50,9 +50,13 @@ export interface ConvertOptions {
   /** Language codes (BCP 47), when the input's files do not say them. */
   sourceLang?: string;
   targetLang?: string;
-  /** SPDX licence identifier and source to record, overriding what the converter infers. */
+  /**
+   * SPDX licence identifier, source and attribution sentence to record. Without them the converter
+   * records the model card's licence (model-card.ts), the input's name as the source, and no licence.
+   */
   license?: string;
   source?: string;
+  attribution?: string;
   /** transformers.js: read the `_quantized` ONNX files (q8) instead of the fp32 ones. */
   quantized?: boolean;
 }

@@ -21,7 +21,9 @@ export interface FileSet {
   name: string;
   /** Where it comes from (a web page), recorded as the model's source. */
   source: string;
+  /** The licence and the credit the list gives (models/pairs.json: license, attribution), recorded as they are. */
   license?: string;
+  attribution?: string;
   files: ListedFile[];
 }
 
@@ -43,7 +45,7 @@ export async function convertFileSet(set: FileSet, options: { float32?: boolean;
   }
   options.onConverting?.();
   const root = set.files[0]?.url.replace(/\/[^/]*$/, '') ?? set.source;
-  const model = await convertFiles(memoryFiles(root, set.name, files), { source: set.source, license: set.license });
+  const model = await convertFiles(memoryFiles(root, set.name, files), { source: set.source, license: set.license, attribution: set.attribution });
   files.clear();
   return writeModelFile(options.float32 ? model : quantizeRows(model), version);
 }

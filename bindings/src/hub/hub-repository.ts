@@ -98,6 +98,7 @@ export async function fetchRepository(endpoint: string, ref: HubModelRef, option
   if (!(await f.get('config.json', true))) {
     throw new DownloadError(`${endpoint} has no repository ${ref.id} at revision ${ref.revision} (its config.json is not found)`, 'not-found', f.url('config.json'), 'config.json');
   }
+  await f.get('README.md', true);  // the model card, whose front matter may state the licence (model-card.ts)
   const weights = await f.first(['model.safetensors', 'pytorch_model.bin']);
   if (weights !== undefined) {
     await fetchMarianFiles(f);

@@ -1,0 +1,101 @@
+#include "decoding/word_repeat_guard.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+namespace crossattn {
+
+namespace {
+
+const std::string kWordStart = "\xE2\x96\x81";  // U+2581, SentencePiece's word boundary
+
+// A word of ids: [begin, end) with the punctuation pieces at its end left out.
+struct Word {
+  int begin, end;
+};
+
+// The word that starts at `begin` and ends before `end`, its trailing punctuation left out.
+Word trimmed(const int* ids, int begin, int end, const WordPieces& pieces) {
+  while (end - 1 > begin && pieces.punctuation(ids[end - 1])) --end;
+  return {begin, end};
+}
+
+// Whether ids[a] and ids[b] spell the same word (WordPieces::key, piece by piece).
+bool same(const int* ids, Word a, Word b, const WordPieces& pieces) {
+  if (a.end - a.begin != b.end - b.begin) return false;
+  for (int k = 0; k < a.end - a.begin; ++k) {
+    if (pieces.key(ids[a.begin + k]) != pieces.key(ids[b.begin + k])) return false;
+  }
+  return true;
+}
+
+// Index of the last word start in ids [0, end), or -1.
+int last_start(const int* ids, int end, const WordPieces& pieces) {
+  for (int i = end - 1; i >= 0; --i) {
+    if (pieces.starts(ids[i])) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+WordPieces::WordPieces(const std::vector<std::string>& pieces)
+    : starts_(pieces.size()), punctuation_(pieces.size()), key_(pieces.size()), next_alike_(pieces.size(), -1) {
+  std::unordered_map<std::string, int> first;  // lower-cased piece -> its smallest id
+  std::vector<int> last(pieces.size(), -1);     // per key: the last id of its list so far
+  for (size_t id = 0; id < pieces.size(); ++id) {
+    const std::string& p = pieces[id];
+    starts_[id] = p.compare(0, kWordStart.size(), kWordStart) == 0;
+    punctuation_[id] = !p.empty() && std::all_of(p.begin(), p.end(), [](char c) { return std::ispunct(static_cast<unsigned char>(c)); });
+    std::string lower = p;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const int key = first.emplace(lower, static_cast<int>(id)).first->second;
+    key_[id] = key;
+    if (last[key] >= 0) next_alike_[last[key]] = static_cast<int>(id);
+    last[key] = static_cast<int>(id);
+  }
+}
+
+std::vector<int> WordPieces::spelled_alike(int id) const {
+  if (!valid(id)) return {id};
+  std::vector<int> out;
+  for (int k = key_[id]; k >= 0; k = next_alike_[k]) out.push_back(k);
+  return out;
+}
+
+bool repeats_word(const std::vector<int>& ids, const WordPieces& pieces) {
+  const int n = static_cast<int>(ids.size());
+  std::vector<int> begins;  // the first piece of each word, then n
+  for (int i = 0; i < n; ++i) {
+    if (i == 0 || pieces.starts(ids[i])) begins.push_back(i);
+  }
+  begins.push_back(n);
+  for (size_t w = 1; w + 1 < begins.size(); ++w) {
+    const Word a = trimmed(ids.data(), begins[w - 1], begins[w], pieces);
+    const Word b = trimmed(ids.data(), begins[w], begins[w + 1], pieces);
+    if (same(ids.data(), a, b, pieces)) return true;
+  }
+  return false;
+}
+
+void WordRepeatGuard::forbid(const int* tail, int n, std::vector<int>& banned) const {
+  const WordPieces& p = *pieces_;
+  const int current = last_start(tail, n, p);  // the last word: tail[current, n)
+  if (current < 0) return;
+  const auto ban = [&](int id) {
+    for (int alike : p.spelled_alike(id)) banned.push_back(alike);
+  };
+  // A token that begins a word may not copy a one-piece last word.
+  const Word last = trimmed(tail, current, n, p);
+  if (last.end - last.begin == 1) ban(tail[current]);
+  // A token inside the last word may not complete a copy of the word before it.
+  const int previous = last_start(tail, current, p);
+  if (previous < 0) return;
+  const Word before = trimmed(tail, previous, current, p);
+  const Word so_far{current, n};
+  if (before.end - before.begin != n - current + 1) return;
+  if (same(tail, so_far, {before.begin, before.end - 1}, p)) ban(tail[before.end - 1]);
+}
+
+}  // namespace crossattn
