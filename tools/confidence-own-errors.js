@@ -22,10 +22,12 @@ import { convertModel } from '../dist/convert/index.js';
 import { writeModelFile } from '../dist/convert/model-file.js';
 import { rocAuc, precisionRecall } from './confidence-roc.js';
 import { BAD_CHRF, badSentence, wordTags } from './word-tags.js';
+import { sentenceChrf } from './chrf.js';
+import { sentenceSureness } from '../web/confidence-view.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
 /** Share of the fit half's bad translations the marks must reach, above the bar's half for a margin. */
-export const TARGET_RECALL = 0.6;
+export const TARGET_RECALL = 0.65;
 /**
  * Share of boxed words that must be errors on the fit half. Against one reference, half of all
  * output words are edits, so Youden's J would box half of the text; a box is worth reading when most
@@ -33,7 +35,10 @@ export const TARGET_RECALL = 0.6;
  */
 export const WORD_PRECISION = 0.9;
 
-/** Per output of one model: its scores and labels. `sentence` and `words` scores are -log p (higher: more likely bad). */
+/**
+ * Per output of one model: its scores and labels. `sentence` is -log of the page's sentenceSureness,
+ * `words` -log of each word's probability (higher: more likely bad).
+ */
 async function outputsOf(t, sources, references) {
   const out = [];
   for (let i = 0; i < sources.length; i += 16) {
@@ -41,7 +46,8 @@ async function outputsOf(t, sources, references) {
     results.forEach((r, k) => {
       const reference = references[i + k];
       out.push({
-        line: i + k, sentence: -Math.log(r.confidence), bad: badSentence(r.text, reference) ? 1 : 0,
+        line: i + k, sentence: -Math.log(sentenceSureness(r)), bad: badSentence(r.text, reference) ? 1 : 0,
+        tokens: r.tokenLogProbs.length, sourceTokens: r.sourceTokens.length, chrf: sentenceChrf(r.text, reference),
         words: r.wordConfidence.map((p) => -Math.log(Math.max(p, 1e-30))), tags: wordTags(r.text, reference),
         flagged: isFlagged(r.copyThrough),
       });
@@ -106,6 +112,7 @@ async function main() {
       limit: { type: 'string' },
       converted: { type: 'string', default: here('../build/fixtures/opus-mt/hf/opus-mt-en-de') },
       out: { type: 'string', default: here('../docs/confidence-own.json') },
+      dump: { type: 'string' },
     },
   });
   const read = (lang) => readFileSync(`${values.data}/flores-dev/dev.${lang}`, 'utf8').trim().split('\n')
@@ -138,6 +145,7 @@ async function main() {
     models: byModel.map((m) => ({ model: m.name, ...report(held(m.outputs), s, w) })),
   };
   writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+  if (values.dump) writeFileSync(values.dump, JSON.stringify(byModel));
   console.log(JSON.stringify(result, null, 2));
 }
 

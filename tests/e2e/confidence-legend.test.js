@@ -9,7 +9,7 @@ import { WORD_THRESHOLD } from '../../web/confidence-view.js';
 import { launchChromium, translateOn } from './browser.js';
 
 // Made-up words: the en→de model guesses at them, and gives two of its words a probability below
-// WORD_THRESHOLD (0.0021) with the catalog's model of 2026-11-27 and the page's beam of 4, so the
+// WORD_THRESHOLD with the catalog's model of 2026-11-27 and the page's beam of 4, so the
 // page marks at least two: one sentence, since the page's heatmap shows the current sentence.
 const NONSENSE = 'Twas brillig, and the slithy toves did gyre and gimble in the wabe, and all mimsy were the borogoves, and the mome raths outgrabe.';
 const SCREENSHOTS = new URL('../../build/e2e/', import.meta.url);

@@ -65,6 +65,11 @@ test('translates in the browser and shows one heatmap row per target token', asy
   await page.screenshot({ path: new URL('page.png', SCREENSHOTS).pathname, fullPage: true });
   // The README's screenshot, 1200 × 800 (tools/readme-screenshots.js copies it to docs/screenshot.png).
   await page.screenshot({ path: new URL('readme.png', SCREENSHOTS).pathname, clip: { x: 0, y: 0, width: 1200, height: 800 } });
+  // The README shows a screenshot of this shape, copied from such a run (its PNG header: width, height at bytes 16 and 20).
+  const size = (png) => [png.readUInt32BE(16), png.readUInt32BE(20)];
+  expect(size(readFileSync(new URL('../../docs/screenshot.png', import.meta.url))))
+    .toEqual(size(readFileSync(new URL('readme.png', SCREENSHOTS))));
+  expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain('](docs/screenshot.png)');
 
   // Hovering a cell names the token pair and its weight.
   await page.hover('#heatmap g.row:first-of-type rect.cell');
