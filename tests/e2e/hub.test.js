@@ -5,6 +5,9 @@
 // (serve's `hub`, as HF_ENDPOINT does for `node web/serve.js`). The id typed in is downloaded with
 // progress, converted to int8 in a worker, opened, translated with every view, and kept for an
 // offline reload; an id the hub does not have is said in words, and the model in use stays.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
 import { startHub } from '../js/fixtures/hub-server.js';
@@ -12,11 +15,15 @@ import { HF, ensureFixtures } from '../js/opus-mt-fixtures.js';
 import { launchChromium, openPage, translateOn } from './browser.js';
 
 const ID = 'Helsinki-NLP/opus-mt-en-de';
-let hub, server, url, browser;
+let hub, server, url, browser, cardless;
 
 beforeAll(async () => {
   ensureFixtures();
-  hub = await startHub({ [ID]: HF, 'someone/my-model': HF });
+  // someone/my-model: the same files without a model card, so nothing states its licence.
+  cardless = mkdtempSync(join(tmpdir(), 'crossattn-cardless-'));
+  cpSync(HF, cardless, { recursive: true });
+  rmSync(join(cardless, 'README.md'));
+  hub = await startHub({ [ID]: HF, 'someone/my-model': cardless });
   ({ server, url } = await serve(0, { hub: hub.url }));
   browser = await launchChromium();
 }, 300_000);
@@ -25,6 +32,7 @@ afterAll(async () => {
   await browser?.close();
   server?.close();
   await hub?.close();
+  if (cardless) rmSync(cardless, { recursive: true, force: true });
 });
 
 /** Starts recording every text the status line shows. */
@@ -77,7 +85,8 @@ test('a model by its id: downloaded with progress, converted in a worker, transl
   expect(await page.evaluate(() => document.body.dataset.model)).toBe(id);  // the same bytes: the same opened model
   expect(await page.$$eval('#opened-models li', (l) => l.length)).toBe(1);
 
-  // A repository that is not OPUS-MT's: its source is where it came from, and its licence is unknown, which the footer says.
+  // A repository that is not OPUS-MT's and has no model card: its source is where it came from, and its licence is
+  // unknown, which the footer says (the Helsinki-NLP one above took CC-BY-4.0 from its card).
   await page.fill('#hub-id', 'someone/my-model');
   await page.click('#hub-open');
   await page.waitForFunction(() => document.querySelector('#model-card')?.textContent === 'my-model', null, { timeout: 180_000 });
