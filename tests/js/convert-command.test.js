@@ -56,3 +56,38 @@ test('a model whose files do not say its languages: the error names the flags th
   expect(existsSync(join(dir, 'x.crossattn'))).toBe(false);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('the output is safe: not an input, never written through a symlink, an empty -o is a usage error', async () => {
+  const { HF, ensureFixtures } = await import('./opus-mt-fixtures.js');
+  const { cpSync, lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+  ensureFixtures();
+  const dir = mkdtempSync(join(tmpdir(), 'crossattn-convert-out-'));
+  try {
+    const model = join(dir, 'opus-mt-en-de');
+    cpSync(HF, model, { recursive: true });
+    // An input file as the output: refused, and the input is intact.
+    const config = readFileSync(join(model, 'config.json'));
+    const own = convert([model, '-o', join(model, 'config.json')]);
+    expect(own.status).toBe(1);
+    expect(own.stderr).toMatch(/config\.json: output: is a file of the input folder .*: write the \.crossattn elsewhere/);
+    expect(readFileSync(join(model, 'config.json')).equals(config)).toBe(true);
+    // A symlink at the output is replaced by the file, not written through to its target.
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    const output = join(dir, 'out.crossattn');
+    symlinkSync(victim, output);
+    // A symlink planted where a predictable temporary file would go is not followed either.
+    symlinkSync(victim, join(dir, '.out.crossattn.partial'));
+    const ok = convert([model, '-o', output]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(lstatSync(output).isSymbolicLink()).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial') && !lstatSync(join(dir, f)).isSymbolicLink())).toEqual([]);
+    // -o '' is a usage error.
+    const empty = convert([model, '-o', '']);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toBe("crossattn convert: -o needs a file name, not an empty one; see crossattn convert --help\n");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);

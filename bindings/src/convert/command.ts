@@ -43,6 +43,7 @@ export async function runConvert(args: string[], version: string): Promise<void>
   }
   if (positionals.length !== 1) usageError(positionals.length ? `one INPUT, not ${positionals.length}` : 'give the INPUT to convert');
   if (v.output === undefined) return usageError('give the file to write with -o OUTPUT.crossattn');
+  if (v.output === '') return usageError('-o needs a file name, not an empty one');
   if ((v.from === undefined) !== (v.to === undefined)) usageError('--from and --to go together');
   try {
     const model = await convertFile(positionals[0], v.output, version, {

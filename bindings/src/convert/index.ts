@@ -6,8 +6,9 @@
  * - a transformers.js folder (Xenova/opus-mt-*): config.json, tokenizer.json and onnx/encoder_model*.onnx;
  * - a Marian model as Bergamot and Firefox ship it: a .npz or .bin file (gzipped or not), or a folder holding one.
  */
-import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import { ConvertError } from './convert-error.js';
 import { convertFiles, filesFormat, type InputFormat } from './convert-model.js';
 import { folderFiles } from './folder-files.js';
@@ -39,21 +40,47 @@ export async function convertModel(input: string, options: ConvertOptions = {}):
 
 /**
  * Converts `input` and writes the .crossattn file to `output`. The file appears whole or not at
- * all: it is written beside `output` under a temporary name and renamed.
+ * all: it is written beside `output` to a temporary file that this call creates (O_EXCL: never one
+ * that exists, nor through a symlink planted in its place) and renamed over `output` (a symlink at
+ * `output` is replaced, not written through).
  * @param version the converter's version, recorded in the file's metadata.
  * @returns the converted model (its config and provenance, for a summary).
- * @throws ConvertError for bad input; nothing is written then.
+ * @throws ConvertError for bad input, or an output that is one of the input's files ('output'); nothing
+ *   is written then. A temporary file that cannot be removed after a failure is named in the message.
  */
 export async function convertFile(input: string, output: string, version: string, options: ConvertOptions = {}): Promise<ConvertedModel> {
+  refuseInputAsOutput(input, output);
   const model = await convertModel(input, options);
   const bytes = await writeModelFile(model, version);
-  const partial = join(dirname(output), `.${basename(output)}.partial`);
+  const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
+  let fd: number | undefined;
   try {
-    writeFileSync(partial, bytes);
+    fd = openSync(partial, 'wx', 0o644);
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+    closeSync(fd);
+    fd = undefined;
     renameSync(partial, output);
   } catch (e) {
-    rmSync(partial, { force: true });
-    throw new ConvertError(output, 'output', `cannot write: ${e instanceof Error ? e.message : String(e)}`);
+    const why = e instanceof Error ? e.message : String(e);
+    if (fd !== undefined) closeSync(fd);
+    let left = '';
+    try {
+      if (existsSync(partial)) rmSync(partial);
+    } catch {
+      left = `; the temporary file ${partial} is left and may be removed`;
+    }
+    throw new ConvertError(output, 'output', `cannot write: ${why}${left}`);
   }
   return model;
+}
+
+// The output may not be the input, nor a file inside the input folder that is not a .crossattn
+// (writing there would destroy what the converter reads).
+function refuseInputAsOutput(input: string, output: string): void {
+  if (!existsSync(output) || !existsSync(input)) return;
+  const [from, to] = [realpathSync(input), realpathSync(output)];
+  const folder = statSync(from).isDirectory() ? from : dirname(from);
+  if (to === from || (to.startsWith(`${folder}${sep}`) && !to.endsWith('.crossattn'))) {
+    throw new ConvertError(output, 'output', `is ${to === from ? 'the input' : `a file of the input folder ${folder}`}: write the .crossattn elsewhere`);
+  }
 }

@@ -6,9 +6,9 @@
  * trained by Marian itself, `model.npz.yml` / `decoder.yml`. Files may be gzipped (`.gz`), as the
  * repository stores them.
  */
-import { gunzipSync } from 'fflate';
 import { parse as parseYaml } from 'yaml';
 import { ConvertError } from './convert-error.js';
+import { gunzipBounded } from './bounded-inflate.js';
 import type { ModelFiles } from './model-files.js';
 
 /** The files of one Marian model: paths inside `folder`. */
@@ -25,16 +25,12 @@ export interface MarianFiles {
 const MODEL_FILE = /\.(npz|bin)(\.gz)?$/;
 const SHORTLIST_FILE = /^lex\..*s2t\.bin(\.gz)?$/;
 
-/** The bytes of `path` in `files`, gunzipped when it ends in .gz. */
+/** The bytes of `path` in `files`, gunzipped (within bounded-inflate.ts's cap) when it ends in .gz. */
 export function readMaybeGzipped(files: ModelFiles, path: string): Uint8Array {
   if (!files.has(path)) throw new ConvertError(files.display(path), 'file', 'no such file');
   const bytes = files.bytes(path);
   if (!path.endsWith('.gz')) return bytes;
-  try {
-    return gunzipSync(bytes);
-  } catch (e) {
-    throw new ConvertError(files.display(path), 'gzip', `cannot be decompressed (${e instanceof Error ? e.message : String(e)}); is it truncated?`);
-  }
+  return gunzipBounded(bytes, files.display(path));
 }
 
 /** A YAML file parsed to an object. */

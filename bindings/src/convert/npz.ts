@@ -5,7 +5,7 @@
  * a version, the header length (2 bytes in version 1, 4 after), the header (a Python dict literal
  * with `descr`, `fortran_order` and `shape`), then the raw data.
  */
-import { unzipSync } from 'fflate';
+import { unzipBounded } from './bounded-inflate.js';
 import { ConvertError } from './convert-error.js';
 
 /** One array of an .npz: its NumPy dtype string (e.g. `<f4`, `|i1`), shape and raw bytes (a copy, 8-byte aligned). */
@@ -57,12 +57,7 @@ export function parseNpy(bytes: Uint8Array, file: string, name: string): NpyArra
  * @throws ConvertError when the archive is not a readable zip (truncated or damaged) or a member is not a .npy.
  */
 export function readNpz(bytes: Uint8Array, file: string): Map<string, NpyArray> {
-  let members: Record<string, Uint8Array>;
-  try {
-    members = unzipSync(bytes);
-  } catch (e) {
-    throw new ConvertError(file, 'zip', `not a readable .npz archive (${e instanceof Error ? e.message : String(e)}); is it truncated?`);
-  }
+  const members = unzipBounded(bytes, file, 'zip', 'not a readable .npz archive; is it truncated?');
   const arrays = new Map<string, NpyArray>();
   for (const [member, data] of Object.entries(members)) {
     const name = member.replace(/\.npy$/, '');

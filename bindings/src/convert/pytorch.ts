@@ -9,7 +9,7 @@
  * `builtins.eval`, ...) is a ConvertError. Each storage the pickle names by persistent id
  * `('storage', torch.FloatStorage, key, location, numel)` is the member `data/<key>`.
  */
-import { unzipSync } from 'fflate';
+import { unzipBounded } from './bounded-inflate.js';
 import { NameRegistry, Parser } from 'pickleparser';
 import { ConvertError, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
@@ -101,11 +101,7 @@ function tensorOf(bytes: Uint8Array, dtype: StorageRef['dtype'], shape: number[]
 
 /** The zip's members; a file that is not a zip is a ConvertError. */
 function members(bytes: Uint8Array, file: string): Record<string, Uint8Array> {
-  try {
-    return unzipSync(bytes);
-  } catch (e) {
-    throw new ConvertError(file, 'file', `not a zip archive as torch.save writes one (${e instanceof Error ? e.message : String(e)}); files of torch.save's legacy format (before PyTorch 1.6) are not read`);
-  }
+  return unzipBounded(bytes, file, 'file', "not a zip archive as torch.save writes one; files of torch.save's legacy format (before PyTorch 1.6) are not read");
 }
 
 /**
