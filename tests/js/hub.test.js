@@ -14,6 +14,7 @@ import { convertModel } from '../../dist/convert/index.js';
 import { writeModelFile } from '../../dist/convert/model-file.js';
 import { gzipSync } from 'node:zlib';
 import { convertFileSet } from '../../dist/hub/convert-file-set.js';
+import { IDLE_MS, fetchFile } from '../../dist/hub/fetch-file.js';
 import { startHub } from './fixtures/hub-server.js';
 import { CROSSATTN_GREEDY, FIXTURES, HF, XENOVA, ensureFixtures, floresDev } from './opus-mt-fixtures.js';
 import { ROOT } from './paths.js';
@@ -226,6 +227,24 @@ describe('a download that fails is a typed error and keeps nothing', () => {
     expect(error.file).toBe('model.safetensors');
     expect(left).toEqual([]);
   });
+
+  test('a stalled download (the body stops, the connection stays open) fails after the idle time, or resumes', async () => {
+    const path = 'Helsinki-NLP/opus-mt-en-de/model.safetensors';
+    const url = `${hub.url}/Helsinki-NLP/opus-mt-en-de/resolve/main/model.safetensors`;
+    const size = readFileSync(join(HF, 'model.safetensors')).length;
+    hub.faults.stall[path] = { after: 1000, times: 1 };
+    const resumed = await fetchFile(url, { file: 'model.safetensors', maxBytes: 1 << 30, idleMs: 300 });
+    expect(resumed.bytes.length).toBe(size);
+    hub.faults.stall[path] = { after: 1000, times: 3 };
+    const start = performance.now();
+    const error = await fetchFile(url, { file: 'model.safetensors', maxBytes: 1 << 30, idleMs: 300, retries: 2 }).catch((e) => e);
+    delete hub.faults.stall[path];
+    expect(error).toBeInstanceOf(DownloadError);
+    expect(error.reason).toBe('connection');
+    expect(error.message).toMatch(/stalled: nothing received for 0\.3 s/);
+    expect(performance.now() - start).toBeLessThan(10_000);
+    expect(IDLE_MS).toBe(30_000);
+  }, 60_000);
 
   test('bytes that differ from the hash the hub announced', async () => {
     hub.faults.badEtag.add('Helsinki-NLP/opus-mt-en-de/model.safetensors');

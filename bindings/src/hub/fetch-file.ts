@@ -22,7 +22,12 @@ export interface FetchFileOptions {
   retries?: number;
   /** The largest file accepted, in bytes. */
   maxBytes: number;
+  /** How long a response may send nothing, headers or body, before the attempt fails as stalled (ms; default IDLE_MS). */
+  idleMs?: number;
 }
+
+/** How long a download may receive nothing before it counts as a dropped connection (ms): 30 s. */
+export const IDLE_MS = 30_000;
 
 /** What the server said of the file. */
 interface Announced { etag?: string; size?: number }
@@ -50,14 +55,14 @@ function announce(response: Response, announced: Announced): void {
  * @throws DownloadError: 'not-found' for 404 or 401 (the Hub's answer for a repository it does not
  *   show), 'connection' when the server cannot be reached or answers 5xx, 'http' for another status.
  */
-async function fetchFollowing(url: string, from: number, file: string): Promise<{ response: Response; announced: Announced }> {
+async function fetchFollowing(url: string, from: number, file: string, signal: AbortSignal): Promise<{ response: Response; announced: Announced }> {
   const announced: Announced = {};
   const headers: Record<string, string> = from > 0 ? { Range: `bytes=${from}-` } : {};
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     let response: Response;
     try {
-      response = await fetch(current, { headers, redirect: isNode ? 'manual' : 'follow' });
+      response = await fetch(current, { headers, redirect: isNode ? 'manual' : 'follow', signal });
     } catch (e) {
       throw new DownloadError(`cannot reach ${current}: ${reasonOf(e)}`, 'connection', current, file);
     }
@@ -152,7 +157,32 @@ async function checkIntegrity(bytes: Uint8Array, announced: Announced, url: stri
 
 /** One attempt, adding to `received` (which holds the bytes of earlier attempts); returns what was announced. */
 async function attempt(url: string, received: Received, options: FetchFileOptions): Promise<Announced> {
-  const { response, announced } = await fetchFollowing(url, received.length, options.file);
+  // Nothing for idleMs, headers or body: the attempt is aborted as a stalled connection (and retried).
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waiting = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new Error(`stalled: nothing received for ${idleMs / 1000} s`)), idleMs);
+  };
+  waiting();
+  try {
+    return await receive(url, received, options, controller.signal, waiting);
+  } catch (e) {
+    if (controller.signal.aborted && !(e instanceof DownloadError && e.reason !== 'connection')) {
+      throw new DownloadError(`${url}: ${reasonOf(controller.signal.reason)}`, 'connection', url, options.file);
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The body of one attempt into `received`; `alive` is called at each arrival of data.
+async function receive(url: string, received: Received, options: FetchFileOptions, signal: AbortSignal,
+                       alive: () => void): Promise<Announced> {
+  const { response, announced } = await fetchFollowing(url, received.length, options.file, signal);
+  alive();
   if (received.length > 0 && response.status !== 206) received.reset();  // a 200 to a Range request sends the whole file again
   let loaded = received.length;
   const length = Number(response.headers.get('content-length') ?? NaN);
@@ -169,6 +199,7 @@ async function attempt(url: string, received: Received, options: FetchFileOption
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return announced;
+      alive();
       loaded += value.length;
       if (loaded > options.maxBytes) throw tooLarge(loaded);
       received.add(value);
