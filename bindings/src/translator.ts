@@ -1,6 +1,7 @@
 import type { EngineModule, EngineTranslation, WasmTranslator } from './crossattn.mjs';
 import { toWordAlignment, type AlignmentOptions, type EngineAlignment, type WordAlignment } from './alignment.js';
-import { DisposedError, InvalidInputError, errorFromEngine } from './errors.js';
+import { DisposedError, InvalidInputError, ModelFormatError, errorFromEngine } from './errors.js';
+import { isLanguageTag } from './language-tag.js';
 import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop,
 } from './search.js';
@@ -74,11 +75,17 @@ export class Translator {
    * no request (docs/convert.md, "Models by name").
    * @throws LoadError when either file cannot be read; DownloadError when a model by name cannot be
    *   downloaded; ConvertError when its files do not convert; ModelFormatError for a damaged model
-   *   file; TokenizerError for a bad tokenizer inside it.
+   *   file, or one whose language codes are not BCP 47 language tags; TokenizerError for a bad tokenizer inside it.
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
     const source = await hubSource(model, { onProgress: options.onProgress, ...options.hub });
     const { engine, translator, threads, metadata } = await loadModel(source, options);
+    const { sourceLang, targetLang } = translator.config();
+    const bad = [sourceLang, targetLang].find((tag) => !isLanguageTag(tag));
+    if (bad !== undefined) {
+      translator.delete();
+      throw new ModelFormatError(`the model's language ${JSON.stringify(bad)} is not a BCP 47 language tag (as "en" or "pt-BR")`);
+    }
     return new Translator(engine, translator, threads, metadata);
   }
 

@@ -6,6 +6,7 @@
 import { ConvertError } from './convert-error.js';
 import type { ConvertedModel, ConvertOptions } from './model-file.js';
 import type { ModelFiles } from './model-files.js';
+import { isLanguageTag } from '../language-tag.js';
 
 /** The formats `convert` reads. */
 export type InputFormat = 'huggingface-marian' | 'transformers.js' | 'marian';
@@ -31,7 +32,14 @@ export function filesFormat(files: ModelFiles): InputFormat {
  * @throws ConvertError naming the file and field (each converter says which).
  */
 export async function convertFiles(files: ModelFiles, options: ConvertOptions = {}, format = filesFormat(files), model?: string): Promise<ConvertedModel> {
-  if (format === 'huggingface-marian') return (await import('./huggingface.js')).convertHuggingFace(files, options);
-  if (format === 'transformers.js') return (await import('./transformers-js.js')).convertTransformersJs(files, options);
-  return (await import('./marian.js')).convertMarian(files, model, options);
+  const converted = format === 'huggingface-marian' ? await (await import('./huggingface.js')).convertHuggingFace(files, options)
+    : format === 'transformers.js' ? await (await import('./transformers-js.js')).convertTransformersJs(files, options)
+      : await (await import('./marian.js')).convertMarian(files, model, options);
+  for (const field of ['source_lang', 'target_lang'] as const) {
+    const tag = converted.config[field];
+    if (!isLanguageTag(tag)) {
+      throw new ConvertError(files.root, field, `${JSON.stringify(tag)} is not a BCP 47 language tag (as "en" or "pt-BR"): give --from and --to`);
+    }
+  }
+  return converted;
 }
