@@ -222,6 +222,15 @@ describe('lexical shortlist', () => {
 // --- conversion and its errors ---
 
 describe('conversion', () => {
+  test('a model the engine would refuse (heads 2 wide) is a ConvertError naming the engine\'s reason, and no file is written', async () => {
+    const folder = tinyFolder('narrow', { 'transformer-heads': 4 });
+    const out = join(folder, 'narrow.crossattn');
+    const error = await convertFile(folder, out, 'test', LANGS).catch((e) => e);
+    expect(error).toBeInstanceOf(ConvertError);
+    expect(error.message).toMatch(/narrow\.crossattn: engine: the engine refuses the converted model: .*d_model \/ n_heads/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   test('a tiny float32 model: config from model.yml, W transposed to [out, in], biases flattened', async () => {
     const model = await convertModel(tinyFolder('tiny'), LANGS);
     expect(model.config).toMatchObject({ encoder_layers: 1, decoder_layers: 1, d_model: 8, n_heads: 2, d_ff: 16, activation: 'swish',

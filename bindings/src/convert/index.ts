@@ -13,6 +13,7 @@ import { ConvertError } from './convert-error.js';
 import { convertFiles, filesFormat, type InputFormat } from './convert-model.js';
 import { folderFiles } from './folder-files.js';
 import { writeModelFile, type ConvertedModel, type ConvertOptions } from './model-file.js';
+import { Translator } from '../translator.js';
 
 export type { InputFormat } from './convert-model.js';
 
@@ -45,13 +46,14 @@ export async function convertModel(input: string, options: ConvertOptions = {}):
  * `output` is replaced, not written through).
  * @param version the converter's version, recorded in the file's metadata.
  * @returns the converted model (its config and provenance, for a summary).
- * @throws ConvertError for bad input, or an output that is one of the input's files ('output'); nothing
- *   is written then. A temporary file that cannot be removed after a failure is named in the message.
+ * @throws ConvertError for bad input, an output that is one of the input's files ('output'), or a
+ *   converted model the engine refuses to load or run ('engine'); nothing is written then. A temporary file that cannot be removed after a failure is named in the message.
  */
 export async function convertFile(input: string, output: string, version: string, options: ConvertOptions = {}): Promise<ConvertedModel> {
   refuseInputAsOutput(input, output);
   const model = await convertModel(input, options);
   const bytes = await writeModelFile(model, version);
+  await checkRuns(bytes, output);
   const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
   let fd: number | undefined;
   try {
@@ -72,6 +74,21 @@ export async function convertFile(input: string, output: string, version: string
     throw new ConvertError(output, 'output', `cannot write: ${why}${left}`);
   }
   return model;
+}
+
+// A converted file is a file the engine runs: it loads it and translates a word before the file is
+// written, so what the engine would refuse (heads narrower than it computes, a tokenizer it cannot
+// load) is a ConvertError now, not a file that fails later.
+async function checkRuns(bytes: Uint8Array, output: string): Promise<void> {
+  let translator: Translator | undefined;
+  try {
+    translator = await Translator.load(bytes);
+    await translator.translate('a', { maxLength: 2, copyThrough: false });
+  } catch (e) {
+    throw new ConvertError(output, 'engine', `the engine refuses the converted model: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    translator?.dispose();
+  }
 }
 
 // The output may not be the input, nor a file inside the input folder that is not a .crossattn
