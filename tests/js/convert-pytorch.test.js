@@ -84,6 +84,19 @@ test('a pickle that calls os.system is refused, and the command never runs', () 
   expect(existsSync(marker)).toBe(false);
 });
 
+test('every other global a hostile pickle may name is refused by name: builtins.eval, builtins.exec, subprocess.Popen, torch.load', () => {
+  const code = `open('${join(work, 'ran-too')}', 'w')`;
+  for (const [module, name] of [['builtins', 'eval'], ['builtins', 'exec'], ['subprocess', 'Popen'], ['torch', 'load'], ['__builtin__', 'getattr']]) {
+    // protocol 2: GLOBAL module.name, a one-string tuple, REDUCE, STOP
+    const pickle = new Uint8Array([0x80, 0x02, ...strToU8(`c${module}\n${name}\nq\x00X`), code.length, 0, 0, 0,
+      ...strToU8(`${code}q\x01\x85q\x02Rq\x03.`)]);
+    const error = readBad(zipSync({ 'archive/data.pkl': pickle, 'archive/version': strToU8('3\n') }, { level: 0 }));
+    expect(error, `${module}.${name}`).toBeInstanceOf(ConvertError);
+    expect(error.message).toBe(`pytorch_model.bin: ${module}.${name}: a global that a state dict of tensors does not use: refused, and nothing in the file was run`);
+  }
+  expect(existsSync(join(work, 'ran-too'))).toBe(false);
+});
+
 test('damaged archives are ConvertErrors naming the field', () => {
   expect(readBad(strToU8('not a zip')).message).toMatch(/^pytorch_model\.bin: file: not a zip archive/);
   expect(readBad(zipSync({ 'archive/other': strToU8('x') })).message).toMatch(/data\.pkl: missing/);
