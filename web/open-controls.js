@@ -25,22 +25,58 @@ export function wireOpenControls(open, showOpenError) {
     event.preventDefault();
     await open(new Uint8Array(await file.arrayBuffer()), file.name);
   });
+  const cancel = document.getElementById('model-url-cancel');
+  let inFlight = null;
+  cancel.addEventListener('click', () => inFlight?.abort());
   document.getElementById('model-url-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const url = document.getElementById('model-url').value.trim();
+    inFlight?.abort();
+    const controller = inFlight = new AbortController();
+    cancel.hidden = false;
     let bytes;
     try {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      bytes = new Uint8Array(await response.arrayBuffer());
+      bytes = await download(url, controller.signal);
     } catch (e) {
-      showOpenError(`Cannot open ${url}: ${e.name === 'TypeError'
+      showOpenError(e.name === 'AbortError' ? `Opening ${url} was cancelled; the model in use stays.` : `Cannot open ${url}: ${e.name === 'TypeError'
         ? 'the page could not download it (offline, or on a site that does not allow cross-origin reads, or not https)'
         : e.message}`);
       return;
+    } finally {
+      if (inFlight === controller) [inFlight, cancel.hidden] = [null, true];
     }
     await open(bytes, new URL(url, location.href).href);
   });
+}
+
+/** How long opening a model by its URL may receive nothing, headers or body, before it stops (ms). */
+export const URL_IDLE_MS = 30_000;
+
+// The bytes at `url`, read as they arrive. `signal` (the Cancel button) stops it with an AbortError;
+// URL_IDLE_MS without data stops it with an Error that says so.
+async function download(url, signal) {
+  const idle = new AbortController();
+  let timer;
+  const alive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), URL_IDLE_MS);
+  };
+  alive();
+  try {
+    const response = await fetch(url, { signal: AbortSignal.any([signal, idle.signal]) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const reader = response.body.getReader(), chunks = [];
+    for (let { done, value } = await reader.read(); !done; { done, value } = await reader.read()) {
+      alive();
+      chunks.push(value);
+    }
+    return new Uint8Array(await new Blob(chunks).arrayBuffer());
+  } catch (e) {
+    if (idle.signal.aborted && !signal.aborted) throw new Error(`nothing arrived for ${URL_IDLE_MS / 1000} s, so the download stopped`);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

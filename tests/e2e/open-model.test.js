@@ -157,3 +157,27 @@ test('the remove control deletes an opened model and its cached copies, the page
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test('opening a model by its URL can be cancelled, and stops by itself when nothing arrives for 30 s; the model in use stays', async () => {
+  const { context, page, errors } = await openPage(browser, url);
+  await page.clock.install();  // the page's timers, so that 30 s of silence pass at once
+  // A server that answers nothing: the request hangs until the page gives up.
+  await context.route('**/hanging.crossattn', () => {});  // the context's: the page's service worker makes the request
+  const model = await page.evaluate(() => document.body.dataset.model);
+  await page.fill('#model-url', `${url}hanging.crossattn`);
+  await page.click('#model-url-open');
+  await page.waitForSelector('#model-url-cancel:not([hidden])');
+  await page.click('#model-url-cancel');
+  await page.waitForFunction(() => /was cancelled; the model in use stays/.test(document.querySelector('#open-error')?.textContent ?? ''));
+  expect(await page.isVisible('#model-url-cancel')).toBe(false);
+
+  await page.click('#model-url-open');
+  await page.waitForSelector('#model-url-cancel:not([hidden])');
+  await page.clock.runFor(31_000);
+  await page.waitForFunction(() => /nothing arrived for 30 s, so the download stopped/.test(document.querySelector('#open-error')?.textContent ?? ''));
+  expect(await page.evaluate(() => document.body.dataset.model)).toBe(model);
+  await translateOn(page, 'The house is small.');
+  expect(await page.textContent('#target')).toMatch(/Haus/);
+  expect(errors).toEqual([]);
+  await context.close();
+}, 120_000);
