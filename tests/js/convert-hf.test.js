@@ -2,7 +2,7 @@
 // vocab.json, source.spm, target.spm, optionally target_vocab.json), made by tools/opus-mt-fixtures.py from
 // the committed bench model. The transformers.js test shows that this function is transformers.js's;
 // tools/hf-logits-parity.py compares logits with Python transformers where it is installed.
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -140,7 +140,7 @@ describe('separate vocabularies (share_encoder_decoder_embeddings false)', () =>
 test('Marian\'s target-language tokens stay in the vocabulary and reach the encoder as MarianTokenizer cuts them when typed', async () => {
   const dir = join(work, 'language-token', 'opus-mt-en-mul');
   cpSync(HF, dir, { recursive: true, filter: (src) => !src.endsWith('.safetensors') });
-  symlinkSync(`${HF}/model.safetensors`, join(dir, 'model.safetensors'));
+  cpSync(`${HF}/model.safetensors`, join(dir, 'model.safetensors'));
   const vocab = piecesOf(`${HF}/vocab.json`);
   vocab[vocab.length - 2] = '>>fra<<';  // a rare piece's row becomes the language token's
   writeFileSync(join(dir, 'vocab.json'), JSON.stringify(Object.fromEntries(vocab.map((p, i) => [p, i]))));
@@ -161,7 +161,7 @@ describe('bad folders are a ConvertError naming the file and field, and nothing 
   function variant(name, edit, from = HF) {
     const dir = join(work, name, 'opus-mt-en-de');
     cpSync(from, dir, { recursive: true, filter: (src) => !src.endsWith('.safetensors') });
-    symlinkSync(`${from}/model.safetensors`, join(dir, 'model.safetensors'));
+    cpSync(`${from}/model.safetensors`, join(dir, 'model.safetensors'));
     edit(dir);
     return dir;
   }

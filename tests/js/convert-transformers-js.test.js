@@ -2,7 +2,7 @@
 // onnx/decoder_model_merged.onnx, their _quantized q8 variants, tokenizer.json), checked against
 // transformers.js 4.3.1 itself on the same folder, and against the Hugging Face folder of the same weights.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -148,7 +148,7 @@ describe('agrees with transformers.js on FLORES dev', () => {
 function variantOf(name, edit) {
   const dir = join(work, name, 'opus-mt-en-de');
   cpSync(XENOVA, dir, { recursive: true, filter: (src) => !src.endsWith('.onnx') });
-  for (const f of ['encoder_model.onnx', 'decoder_model_merged.onnx']) symlinkSync(join(XENOVA, 'onnx', f), join(dir, 'onnx', f));
+  for (const f of ['encoder_model.onnx', 'decoder_model_merged.onnx']) cpSync(join(XENOVA, 'onnx', f), join(dir, 'onnx', f));
   edit(dir);
   return dir;
 }
