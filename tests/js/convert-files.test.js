@@ -70,3 +70,18 @@ test('a Hugging Face cache snapshot, whose files link to the blobs of its reposi
   expect(model.provenance.source).toBe('Helsinki-NLP/opus-mt-en-de');
   expect(model.tensors.size).toBeGreaterThan(10);
 });
+
+test('safetensors byte ranges that overlap, leave a gap or leave trailing bytes are refused, as the safetensors library refuses them', async () => {
+  const { readSafetensors } = await import('../../dist/convert/safetensors.js');
+  const file = (entries, dataBytes) => {
+    const header = Buffer.from(JSON.stringify(entries));
+    const head = Buffer.alloc(8);
+    head.writeBigUInt64LE(BigInt(header.length));
+    return new Uint8Array(Buffer.concat([head, header, Buffer.alloc(dataBytes)]));
+  };
+  const f32 = (begin) => ({ dtype: 'F32', shape: [2], data_offsets: [begin, begin + 8] });
+  expect(readSafetensors(file({ a: f32(0), b: f32(8) }, 16), 'ok.safetensors').tensors.size).toBe(2);
+  expect(() => readSafetensors(file({ a: f32(0), b: f32(4) }, 16), 'x.safetensors')).toThrow(/x\.safetensors: b: data_offsets \[4, 12\) overlap another tensor's bytes/);
+  expect(() => readSafetensors(file({ a: f32(0), b: f32(12) }, 20), 'x.safetensors')).toThrow(/x\.safetensors: b: data_offsets \[12, 20\) leave bytes 8 to 12 to no tensor/);
+  expect(() => readSafetensors(file({ a: f32(0) }, 16), 'x.safetensors')).toThrow(/x\.safetensors: header: the tensors end at byte 8 of the data, which has 16/);
+});

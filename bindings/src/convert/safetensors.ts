@@ -34,10 +34,27 @@ const isSizes = (v: unknown, max: number): v is number[] =>
   Array.isArray(v) && v.length <= max && v.every((x) => Number.isSafeInteger(x) && x >= 0);
 
 /**
+ * The tensors' byte ranges must tile the data, in some order, with no overlap and no gap, as the
+ * safetensors library requires (safetensors/src/tensor.rs, validate: "InvalidOffset"): two tensors
+ * sharing bytes, or bytes no tensor owns, mark a file made to mislead a reader.
+ * @throws ConvertError naming the tensor whose range overlaps or leaves a gap before it.
+ */
+function checkContiguous(ranges: [number, number, string][], dataLength: number, path: string): void {
+  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let at = 0;
+  for (const [begin, end, name] of ranges) {
+    if (begin !== at) throw new ConvertError(path, name, `data_offsets [${begin}, ${end}) ${begin < at ? 'overlap another tensor\'s bytes' : `leave bytes ${at} to ${begin} to no tensor`}`);
+    at = end;
+  }
+  if (at !== dataLength) throw new ConvertError(path, 'header', `the tensors end at byte ${at} of the data, which has ${dataLength}: trailing bytes belong to no tensor`);
+}
+
+/**
  * The tensors of the safetensors file `file` (BF16 widened to F32, other dtypes as stored) and
  * its metadata; `path` names it in errors.
  * @throws ConvertError naming the file and the tensor for a truncated file, an unreadable header,
- *   offsets outside the data or disagreeing with the shape, or a dtype crossattn does not read.
+ *   offsets outside the data, disagreeing with the shape, overlapping or leaving gaps, or a dtype
+ *   crossattn does not read.
  */
 export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<string, Tensor>; metadata: Record<string, string> } {
   if (file.length < 8) throw new ConvertError(path, 'header', 'shorter than the 8-byte header length');
@@ -52,6 +69,7 @@ export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<
   if (!isObject(header)) throw new ConvertError(path, 'header', `is ${shown(header)}, not a JSON object of tensors`);
   const data = file.subarray(8 + n);
   const tensors = new Map<string, Tensor>();
+  const ranges: [number, number, string][] = [];
   let metadata: Record<string, string> = {};
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
@@ -70,7 +88,9 @@ export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<
     if (!(begin >= 0 && end <= data.length && end - begin === numel * size)) {
       throw new ConvertError(path, name, `data_offsets [${begin}, ${end}) do not hold shape [${shape}] of ${dtype} inside the file`);
     }
+    ranges.push([begin, end, name]);
     tensors.set(name, tensorOf(data.subarray(begin, end), dtype as string, shape, path, name));
   }
+  checkContiguous(ranges, data.length, path);
   return { tensors, metadata };
 }
