@@ -22,7 +22,6 @@ import { convertModel } from '../dist/convert/index.js';
 import { writeModelFile } from '../dist/convert/model-file.js';
 import { rocAuc, precisionRecall } from './confidence-roc.js';
 import { BAD_CHRF, badSentence, wordTags } from './word-tags.js';
-import { sentenceChrf } from './chrf.js';
 import { sentenceSureness } from '../web/confidence-view.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
@@ -47,7 +46,7 @@ async function outputsOf(t, sources, references) {
       const reference = references[i + k];
       out.push({
         line: i + k, sentence: -Math.log(sentenceSureness(r)), bad: badSentence(r.text, reference) ? 1 : 0,
-        tokens: r.tokenLogProbs.length, sourceTokens: r.sourceTokens.length, chrf: sentenceChrf(r.text, reference),
+        confidence: -Math.log(r.confidence),
         words: r.wordConfidence.map((p) => -Math.log(Math.max(p, 1e-30))), tags: wordTags(r.text, reference),
         flagged: isFlagged(r.copyThrough),
       });
@@ -112,7 +111,6 @@ async function main() {
       limit: { type: 'string' },
       converted: { type: 'string', default: here('../build/fixtures/opus-mt/hf/opus-mt-en-de') },
       out: { type: 'string', default: here('../docs/confidence-own.json') },
-      dump: { type: 'string' },
     },
   });
   const read = (lang) => readFileSync(`${values.data}/flores-dev/dev.${lang}`, 'utf8').trim().split('\n')
@@ -130,6 +128,7 @@ async function main() {
     t.dispose();
   }
   const half = Math.floor(byModel[0].outputs.length / 2);
+  const all = byModel.flatMap((m) => m.outputs);
   const fit = byModel.flatMap((m) => m.outputs.filter((o) => o.line < half));
   const held = (outputs) => outputs.filter((o) => o.line >= half);
   // Two significant digits, as the page states them: the sentence threshold rounded up, to keep its recall.
@@ -143,9 +142,13 @@ async function main() {
     thresholds: { sentence: s, word: w },
     fit: report(fit, s, w), report: report(byModel.flatMap((m) => held(m.outputs)), s, w),
     models: byModel.map((m) => ({ model: m.name, ...report(held(m.outputs), s, w) })),
+    // Every line: the page's sentence score against the confidence alone, as rankers of the bad outputs.
+    all_lines: {
+      sentence_auc: Number(rocAuc(all.map((o) => o.sentence), all.map((o) => o.bad)).toFixed(3)),
+      confidence_alone_auc: Number(rocAuc(all.map((o) => o.confidence), all.map((o) => o.bad)).toFixed(3)),
+    },
   };
   writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
-  if (values.dump) writeFileSync(values.dump, JSON.stringify(byModel));
   console.log(JSON.stringify(result, null, 2));
 }
 

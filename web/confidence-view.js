@@ -24,7 +24,7 @@ export const MEASURED = { sentencePrecision: 0.059, sentenceRecall: 0.702, wordP
  * probability), lowered in proportion when the translation has fewer tokens than its source,
  * min(1, T / S) for T target and S source tokens (eos included): a dropped phrase is the commonest
  * error the probabilities miss. On FLORES dev it finds the outputs below chrF 30 better than the
- * confidence alone (ROC AUC 0.76 against 0.73 over all of it; docs/confidence.md).
+ * confidence alone (ROC AUC 0.76 against 0.73 over all of it: docs/confidence-own.json, all_lines).
  */
 export function sentenceSureness(result) {
   const target = result.tokenLogProbs.length, source = result.sourceTokens.length;

@@ -116,10 +116,10 @@ function clockTime(words: readonly string[], i: number, lang: string): [ClockTim
   const c = core(words[i]);
   const next = core(words[i + 1] ?? '');
   const german = base(lang) === 'de';
-  const m = /^(\d{1,2})(?:([:.])(\d{2}))?(?:\s*(a|p)\.?m\.?)?$/i.exec(c) ?? /^(\d{1,2})(?:([:.])(\d{2}))?$/.exec(c);
+  const m = /^(\d{1,2})(?:([:.])(\d{2}))?(?:\s*(a|p)\.?m\.?)?$/i.exec(c);
   if (!m) return null;
   const [hours, minutes] = [Number(m[1]), Number(m[3] ?? 0)];
-  const suffix = m[4] ?? MERIDIEM.exec(next)?.[1] ?? MERIDIEM.exec(words[i + 1] ?? '')?.[1];
+  const suffix = m[4] ?? MERIDIEM.exec(next)?.[1];
   const uhr = german && next === 'Uhr';
   const oclock = !german && /^o['’]clock$/.test(next);
   const separated = m[2] === ':' || (m[2] === '.' && uhr);  // German 9.30 is a time only before Uhr

@@ -57,13 +57,6 @@ WordPieces::WordPieces(const std::vector<std::string>& pieces)
   }
 }
 
-std::vector<int> WordPieces::spelled_alike(int id) const {
-  if (!valid(id)) return {id};
-  std::vector<int> out;
-  for (int k = key_[id]; k >= 0; k = next_alike_[k]) out.push_back(k);
-  return out;
-}
-
 bool repeats_word(const std::vector<int>& ids, const WordPieces& pieces) {
   const int n = static_cast<int>(ids.size());
   std::vector<int> begins;  // the first piece of each word, then n
@@ -83,8 +76,8 @@ void WordRepeatGuard::forbid(const int* tail, int n, std::vector<int>& banned) c
   const WordPieces& p = *pieces_;
   const int current = last_start(tail, n, p);  // the last word: tail[current, n)
   if (current < 0) return;
-  const auto ban = [&](int id) {
-    for (int alike : p.spelled_alike(id)) banned.push_back(alike);
+  const auto ban = [&](int id) {  // every id spelled alike
+    for (int k = p.key(id); k >= 0; k = p.next_alike(k)) banned.push_back(k);
   };
   // A token that begins a word may not copy a one-piece last word.
   const Word last = trimmed(tail, current, n, p);

@@ -38,8 +38,9 @@ class WordPieces {
   bool punctuation(int id) const { return valid(id) && punctuation_[id]; }
   /// The smallest id whose piece is piece id's up to ASCII case; id itself outside the vocabulary.
   int key(int id) const { return valid(id) ? key_[id] : id; }
-  /// Every id whose piece is piece id's up to ASCII case (id alone outside the vocabulary).
-  std::vector<int> spelled_alike(int id) const;
+  /// The next id after `id` (ascending) whose piece is the same up to ASCII case, or -1: with key(id)
+  /// as the first, every id spelled alike, without allocating in the search.
+  int next_alike(int id) const { return valid(id) ? next_alike_[id] : -1; }
 
  private:
   bool valid(int id) const { return id >= 0 && id < static_cast<int>(key_.size()); }

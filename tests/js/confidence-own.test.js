@@ -54,3 +54,10 @@ test('the page\'s thresholds and legend figures are those measured (docs/confide
   expect(figures.models.map((m) => m.model)).toEqual(['general-en-de', 'general-de-en', expect.stringMatching(/^converted /)]);
   expect(inWords(0.05)).toBe('1 in 20');
 });
+
+test('over all of FLORES dev the page\'s sentence score ranks the bad outputs better than the confidence alone, as the docs say', () => {
+  const { all_lines: all } = JSON.parse(readFileSync(`${ROOT}docs/confidence-own.json`, 'utf8'));
+  expect(all.sentence_auc).toBeGreaterThan(all.confidence_alone_auc);
+  const doc = readFileSync(`${ROOT}docs/confidence.md`, 'utf8');
+  expect(doc).toContain(`confidence alone ranks the bad outputs with AUC ${all.confidence_alone_auc.toFixed(2)}, the length-corrected one with ${all.sentence_auc.toFixed(2)}`);
+});
