@@ -6,8 +6,8 @@
  * trained by Marian itself, `model.npz.yml` / `decoder.yml`. Files may be gzipped (`.gz`), as the
  * repository stores them.
  */
-import { parse as parseYaml } from 'yaml';
 import { ConvertError } from './convert-error.js';
+import { parseYamlMapping } from './bounded-parse.js';
 import { gunzipBounded } from './bounded-inflate.js';
 import type { ModelFiles } from './model-files.js';
 
@@ -33,17 +33,9 @@ export function readMaybeGzipped(files: ModelFiles, path: string): Uint8Array {
   return gunzipBounded(bytes, files.display(path));
 }
 
-/** A YAML file parsed to an object. */
+/** A YAML file parsed to a mapping. @throws ConvertError as parseYamlMapping. */
 export function readYaml(files: ModelFiles, path: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = parseYaml(new TextDecoder().decode(readMaybeGzipped(files, path)));
-  } catch (e) {
-    if (e instanceof ConvertError) throw e;
-    throw new ConvertError(files.display(path), 'yaml', `is not valid YAML (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConvertError(files.display(path), 'yaml', 'is not a YAML mapping');
-  return value as Record<string, unknown>;
+  return parseYamlMapping(new TextDecoder().decode(readMaybeGzipped(files, path)), files.display(path));
 }
 
 function pickModel(folder: ModelFiles, names: string[]): string {

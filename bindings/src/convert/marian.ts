@@ -7,7 +7,7 @@
  * vector (src/models/decoder.h:68-69), and self-attention or SSRU decoder layers. docs/bergamot.md
  * says what was read in Marian's source.
  */
-import { parse as parseYaml } from 'yaml';
+import { parseYamlMapping } from './bounded-parse.js';
 import { ConvertError } from './convert-error.js';
 import { sameBytes } from './files.js';
 import { MarianType, readMarianBinary, type MarianItem } from './marian-binary.js';
@@ -59,15 +59,8 @@ function readModelYml(items: Map<string, MarianItem>, files: MarianFiles): { yml
   const special = items.get('special:model.yml');
   const file = `${files.folder.display(files.model)}:special:model.yml`;
   if (special) {
-    const text = new TextDecoder().decode(special.bytes).replace(/\0+$/, '');
-    let yml: unknown;
-    try {
-      yml = parseYaml(text);
-    } catch (e) {
-      throw new ConvertError(file, 'yaml', `is not valid YAML (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
-    }
-    if (typeof yml !== 'object' || yml === null) throw new ConvertError(file, 'yaml', 'is not a YAML mapping');
-    return { yml: yml as Record<string, unknown>, file };
+    const yml = parseYamlMapping(new TextDecoder().decode(special.bytes).replace(/\0+$/, ''), file);
+    return { yml, file };
   }
   if (!files.modelYml) throw new ConvertError(files.folder.display(files.model), 'special:model.yml', 'the model holds no model.yml and none is beside it');
   return { yml: readYaml(files.folder, files.modelYml), file: files.folder.display(files.modelYml) };

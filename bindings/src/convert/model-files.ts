@@ -4,6 +4,7 @@
  * read only through this, so that they run in Node and in browsers alike.
  */
 import { ConvertError } from './convert-error.js';
+import { parseJson } from './bounded-parse.js';
 
 /** A model's folder. Paths are relative to it, with '/' between folders ('onnx/encoder_model.onnx'). */
 export interface ModelFiles {
@@ -39,13 +40,8 @@ export function memoryFiles(root: string, name: string, files: Map<string, Uint8
   };
 }
 
-/** The JSON of `path`; `field` names it in errors (e.g. "config"). @throws ConvertError when missing or not JSON. */
+/** The JSON of `path`; `field` names it in errors (e.g. "config"). @throws ConvertError when missing, not JSON or nested past MAX_NESTING. */
 export function readJsonFile<T>(files: ModelFiles, path: string, field: string): T {
   if (!files.has(path)) throw new ConvertError(files.display(path), field, 'missing: the folder needs it');
-  try {
-    return JSON.parse(new TextDecoder().decode(files.bytes(path))) as T;
-  } catch (e) {
-    if (e instanceof ConvertError) throw e;
-    throw new ConvertError(files.display(path), field, `not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
+  return parseJson(new TextDecoder().decode(files.bytes(path)), files.display(path), field) as T;
 }

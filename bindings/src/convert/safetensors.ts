@@ -4,6 +4,7 @@
  * `{dtype, shape, data_offsets: [begin, end)}` relative to the data that follows, and an optional
  * `__metadata__` map of strings. Hugging Face's `model.safetensors` is one.
  */
+import { parseJson } from './bounded-parse.js';
 import { ConvertError, isJsonObject as isObject, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
 
@@ -60,12 +61,7 @@ export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<
   if (file.length < 8) throw new ConvertError(path, 'header', 'shorter than the 8-byte header length');
   const n = Number(new DataView(file.buffer, file.byteOffset, file.byteLength).getBigUint64(0, true));
   if (8 + n > file.length) throw new ConvertError(path, 'header', `says ${n} header bytes, the file has ${file.length - 8}`);
-  let header: unknown;
-  try {
-    header = JSON.parse(new TextDecoder().decode(file.subarray(8, 8 + n)));
-  } catch (e) {
-    throw new ConvertError(path, 'header', `not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
+  const header = parseJson(new TextDecoder().decode(file.subarray(8, 8 + n)), path, 'header');
   if (!isObject(header)) throw new ConvertError(path, 'header', `is ${shown(header)}, not a JSON object of tensors`);
   const data = file.subarray(8 + n);
   const tensors = new Map<string, Tensor>();
