@@ -158,8 +158,10 @@ run_tests() {
   fi
 
   step "JS tests (Vitest): the wasm engine in Node, two files at a time; then dev-serve.test.js alone (its bar is a time)"
-  npx vitest run --config tests/js/vitest.config.js --exclude tests/js/dev-serve.test.js
+  npx vitest run --config tests/js/vitest.config.js --exclude tests/js/dev-serve.test.js --exclude 'tests/js/convert-fuzz-*.test.js'
   npx vitest run --config tests/js/vitest.config.js tests/js/dev-serve.test.js
+  step "converter fuzzing (fast-check): 60 s per reader, ten readers, two files at a time (docs/reliability.md)"
+  CROSSATTN_FUZZ_SECONDS=60 npx vitest run --config tests/js/vitest.config.js convert-fuzz-
   step "end-to-end (playwright-core + chromium): the demo page"
   npx vitest run --config tests/e2e/vitest.config.js
 

@@ -402,8 +402,8 @@ function showOpenError(message) {
   $('open-error').textContent = message ?? '';
 }
 
-// Opens a model file of the user's: it is validated by loading it (a file the engine refuses leaves
-// the current model in place and says why), kept for offline use, listed, and chosen.
+// Opens a model file of the user's: it is validated by loading it and translating a word (a file the
+// engine refuses leaves the current model in place and says why), kept for offline use, listed, and chosen.
 async function openModel(bytes, from) {
   const name = from.split('/').pop();
   showOpenError(null);
@@ -412,7 +412,9 @@ async function openModel(bytes, from) {
   let pool;
   try {
     pool = await WorkerPool.load(workers, bytes, { threads: THREADS });
+    await pool.translateBatch(['a'], { maxLength: 2, copyThrough: false });  // it runs, not only loads
   } catch (e) {
+    pool?.dispose();
     for (const w of workers) w.terminate();
     $('open-status').textContent = '';
     showOpenError(`Cannot open ${name}: ${e.message}. The model in use stays.`);

@@ -64,7 +64,11 @@ async function download(url, signal) {
   alive();
   try {
     const response = await fetch(url, { signal: AbortSignal.any([signal, idle.signal]) });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    if (!response.ok) {
+      const origin = new URL(response.url || url, location.href).origin;  // where a redirect took it
+      const elsewhere = origin === new URL(url, location.href).origin ? '' : ` from ${origin}, another server it was redirected to`;
+      throw new Error(`HTTP ${response.status}${elsewhere}`);
+    }
     const reader = response.body.getReader(), chunks = [];
     for (let { done, value } = await reader.read(); !done; { done, value } = await reader.read()) {
       alive();

@@ -1,17 +1,20 @@
-// Mutation fuzzing of the Hugging Face MarianMT converter (bindings/src/convert/huggingface.ts,
-// safetensors.ts, marian-hf-*.ts, sentencepiece-*.ts): tiny valid MarianMT folders made here (a
-// 1-layer d_model 4 model over 8 pieces: config.json, model.safetensors in F32, F16 or BF16,
-// vocab.json, source.spm, target.spm; and one with separate vocabularies), their bytes, JSON values
-// and safetensors header values mutated, and the whole `convertFile` run on each: the outcome is a
-// .crossattn file or a ConvertError, within 5 s, and nothing is written on error.
-//   CROSSATTN_FUZZ_RUNS=10000 npx vitest run --config tests/js/vitest.config.js tests/js/convert-fuzz-hf.test.js
+// Mutation fuzzing of the Hugging Face MarianMT converter's readers (bindings/src/convert/
+// huggingface.ts, safetensors.ts, pytorch.ts, marian-hf-*.ts, sentencepiece-*.ts), one harness
+// each: safetensors, the pickle of pytorch_model.bin (torch.save's zip), and the JSON and
+// SentencePiece files. The seeds are tiny valid MarianMT folders made here (a 1-layer d_model 4
+// model over 8 pieces: config.json, model.safetensors in F32, F16 or BF16 or a pytorch_model.bin,
+// vocab.json, source.spm, target.spm; one with separate vocabularies); each harness mutates its
+// reader's file and runs the whole `convertFile`: the outcome is a .crossattn file or a
+// ConvertError, within 5 s and 512 MiB, and nothing is written on error (convert-fuzz-lib.js).
+//   CROSSATTN_FUZZ_SECONDS=60 npx vitest run --config tests/js/vitest.config.js tests/js/convert-fuzz-hf.test.js
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { convertFile } from '../../dist/convert/index.js';
 import { writeUnigramModel } from '../../dist/convert/sentencepiece-model.js';
-import { SEED, concat, expectResultOrConvertError, testTimeout, generator, label, fuzzRuns, mutateSome, mutateJson, runs } from './convert-fuzz-lib.js';
+import { concat, expectResultOrConvertError, fuzzTest, generator, label, mutateSome, mutateJson } from './convert-fuzz-lib.js';
 
 const PIECES = ['</s>', '<unk>', '\u2581a', '\u2581b', '\u2581c', 'a', 'b', '<pad>'];
 const D = 4, FF = 8;
@@ -62,7 +65,52 @@ function safetensorsFile(header, data) {
   return concat(length, json, data);
 }
 
-function folderSeed(shared, dtype) {
+/** A pickle (protocol 2) of what torch.save writes for a state dict: an OrderedDict of `_rebuild_tensor_v2` calls on persistent-id storages. */
+function statePickle(entries) {
+  const bytes = [0x80, 2];
+  const text = (t) => [...new TextEncoder().encode(t)];
+  const global = (module, name) => bytes.push(0x63, ...text(`${module}\n${name}\n`));
+  const string = (t) => { const b = text(t); bytes.push(0x58, ...new Uint8Array(Uint32Array.of(b.length).buffer), ...b); };
+  const int = (n) => bytes.push(0x4a, ...new Uint8Array(Int32Array.of(n).buffer));
+  const tuple = (values) => { bytes.push(0x28); values.forEach(int); bytes.push(0x74); };
+  global('collections', 'OrderedDict');
+  bytes.push(0x29, 0x52, 0x28);  // OrderedDict(), MARK
+  for (const e of entries) {
+    string(e.name);
+    global('torch._utils', '_rebuild_tensor_v2');
+    bytes.push(0x28, 0x28);  // MARK (arguments), MARK (persistent id)
+    string('storage'); global('torch', e.storage); string(e.key); string('cpu'); int(e.numel);
+    bytes.push(0x74, 0x51);  // TUPLE, BINPERSID
+    int(e.offset); tuple(e.shape); tuple(e.stride);
+    bytes.push(0x89);  // requires_grad False
+    global('collections', 'OrderedDict');
+    bytes.push(0x29, 0x52, 0x74, 0x52);  // backward hooks OrderedDict(), TUPLE, REDUCE
+  }
+  bytes.push(0x75, 0x2e);  // SETITEMS, STOP
+  return Uint8Array.from(bytes);
+}
+
+/** torch.save's zip (stored): archive/data.pkl, one archive/data/<key> per storage, archive/version. */
+function torchZip(entries, storages) {
+  const members = { 'archive/data.pkl': statePickle(entries), 'archive/version': new TextEncoder().encode('3\n') };
+  for (const [key, data] of Object.entries(storages)) members[`archive/data/${key}`] = data;
+  return zipSync(members, { level: 0 });
+}
+
+/** The pickle entries (one float32 storage per tensor, row-major strides) and storages of a seed's weights. */
+function torchEntries(header, data) {
+  const entries = [], storages = {};
+  for (const [name, t] of Object.entries(header)) {
+    if (name === '__metadata__') continue;
+    const key = String(entries.length), [begin, end] = t.data_offsets;
+    const stride = t.shape.map((_, i) => t.shape.slice(i + 1).reduce((a, b) => a * b, 1));
+    entries.push({ name, storage: 'FloatStorage', key, numel: (end - begin) / 4, offset: 0, shape: t.shape, stride });
+    storages[key] = data.slice(begin, end);
+  }
+  return { entries, storages };
+}
+
+function folderSeed(shared, dtype, weights = 'safetensors') {
   const rng = generator(5);
   const { header, dataLength } = safetensorsHeader(hfShapes(shared), dtype);
   // Small random values: F32 as floats, F16 and BF16 as the high bits of small floats (exponents near 2^-3).
@@ -71,35 +119,63 @@ function folderSeed(shared, dtype) {
   const vocab = Object.fromEntries(PIECES.map((p, i) => [p, i]));
   const json = { 'config.json': { ...CONFIG, share_encoder_decoder_embeddings: shared }, 'vocab.json': vocab };
   if (!shared) json['target_vocab.json'] = vocab;
-  return { json, header, data, bytes: { 'source.spm': spm(), 'target.spm': spm() } };
+  return { json, header, data, weights, bytes: { 'source.spm': spm(), 'target.spm': spm() } };
 }
 
-const SEEDS = [folderSeed(true, 'F32'), folderSeed(true, 'F16'), folderSeed(false, 'BF16')];
+const SEEDS = [folderSeed(true, 'F32'), folderSeed(true, 'F16'), folderSeed(false, 'BF16'), folderSeed(true, 'F32', 'pytorch')];
+const PYTORCH = SEEDS[3];
 
 function filesOf(seed) {
-  const files = { ...seed.bytes, 'model.safetensors': safetensorsFile(seed.header, seed.data) };
+  const files = { ...seed.bytes };
+  if (seed.weights === 'pytorch') {
+    const { entries, storages } = torchEntries(seed.header, seed.data);
+    files['pytorch_model.bin'] = torchZip(seed.entries ?? entries, storages);
+  } else {
+    files['model.safetensors'] = safetensorsFile(seed.header, seed.data);
+  }
   for (const [name, value] of Object.entries(seed.json)) files[name] = new TextEncoder().encode(JSON.stringify(value));
   return files;
 }
 
-/** One mutation: a JSON file's values, the safetensors header's values, or the bytes of any file. */
-function mutate(seed, rng) {
-  const kind = rng.int(3);
-  if (kind === 0) {
+/** One seed's files with one file's bytes mutated. */
+function mutateFileOf(seed, name, rng) {
+  const files = filesOf(seed);
+  files[name] = mutateSome(files[name], rng);
+  return { files, what: `${name} mutated (${files[name].length} bytes)` };
+}
+
+/** The mutations of each reader's harness. */
+const READERS = {
+  safetensors: (rng) => {
+    const seed = rng.pick(SEEDS.slice(0, 3));
+    if (rng.int(2)) return mutateFileOf(seed, 'model.safetensors', rng);
+    const header = mutateJson(seed.header, rng);
+    return { files: filesOf({ ...seed, header }), what: `safetensors header ${JSON.stringify(header).slice(0, 300)}` };
+  },
+  'pytorch_model.bin (pickle)': (rng) => {
+    const kind = rng.int(3);
+    if (kind === 0) return mutateFileOf(PYTORCH, 'pytorch_model.bin', rng);
+    if (kind === 1) {  // the pickle's bytes, re-zipped
+      const files = filesOf(PYTORCH), members = unzipSync(files['pytorch_model.bin']);
+      members['archive/data.pkl'] = mutateSome(members['archive/data.pkl'], rng);
+      files['pytorch_model.bin'] = zipSync(members, { level: 0 });
+      return { files, what: `data.pkl mutated (${members['archive/data.pkl'].length} bytes)` };
+    }
+    const entries = mutateJson(torchEntries(PYTORCH.header, PYTORCH.data).entries, rng);  // names, storages, offsets, shapes, strides
+    try {
+      return { files: filesOf({ ...PYTORCH, entries }), what: `pickle entries ${JSON.stringify(entries).slice(0, 300)}` };
+    } catch {
+      return mutateFileOf(PYTORCH, 'pytorch_model.bin', rng);  // entries the pickle writer cannot write (not a list of records)
+    }
+  },
+  'config.json, vocabularies and SentencePiece models': (rng) => {
+    const seed = rng.pick(SEEDS);
+    if (rng.int(3) === 0) return mutateFileOf(seed, rng.pick(['source.spm', 'target.spm']), rng);
     const name = rng.pick(Object.keys(seed.json));
     const value = mutateJson(seed.json[name], rng);
     return { files: filesOf({ ...seed, json: { ...seed.json, [name]: value } }), what: `${name} ${JSON.stringify(value).slice(0, 300)}` };
-  }
-  if (kind === 1) {
-    const header = mutateJson(seed.header, rng);
-    return { files: filesOf({ ...seed, header }), what: `safetensors header ${JSON.stringify(header).slice(0, 300)}` };
-  }
-  const files = filesOf(seed);
-  const name = rng.pick(Object.keys(files));
-  const bytes = mutateSome(files[name], rng);
-  files[name] = bytes;
-  return { files, what: `${name} mutated (${bytes.length} bytes)` };
-}
+  },
+};
 
 let scratch;
 beforeAll(() => { scratch = mkdtempSync(join(tmpdir(), 'crossattn-fuzz-hf-')); });
@@ -123,14 +199,7 @@ test('each seed converts', async () => {
   for (const [i, seed] of SEEDS.entries()) expect(await convertFolder(filesOf(seed), `seed${i}`)).toBe('ok');
 });
 
-const RUNS = runs(1500);
-test(`${RUNS} mutated MarianMT folders (seed ${SEED}): a model or a ConvertError, nothing written on error`, async () => {
-  const counts = await fuzzRuns('convert-fuzz-hf', RUNS, (rng) => {
-    const s = rng.int(SEEDS.length), { files, what } = mutate(SEEDS[s], rng);
-    return { files, what: `seed folder ${s}, ${what}` };
-  }, convertFolder);
-  expect(counts.ok + counts.error).toBe(RUNS);
-}, testTimeout(RUNS));
+for (const [reader, mutate] of Object.entries(READERS)) fuzzTest('convert-fuzz-hf', reader, 500, mutate, convertFolder);
 
 // Regression cases: the shapes of inputs that crashed the converter (a TypeError or RangeError)
 // before these checks, or that it accepted.

@@ -1,23 +1,32 @@
-// The mutation fuzzer the converter harnesses share (tests/js/convert-fuzz-*.test.js, issue 46 item 9):
-// a seeded generator, byte mutations (bit flips, random bytes, truncation, extension, splices, big
-// length fields) and JSON value swaps, and the property every converter must keep: whatever the
-// input, the outcome is a result or a ConvertError, within a time bound, and no output file is left
-// behind on error.
-//   CROSSATTN_FUZZ_RUNS=N CROSSATTN_FUZZ_SEED=S  (the runs per harness scale with N / 1000)
-//   CROSSATTN_FUZZ_TRACE=FILE appends each run's input, before it runs, to FILE (to find one that hangs or runs out of memory)
+// The mutation fuzzer the converter harnesses share (tests/js/convert-fuzz-*.test.js): a seeded
+// generator, byte mutations (bit flips, random bytes, truncation, extension, splices, big length
+// fields) and JSON value swaps, driven by fast-check, and the property every reader must keep:
+// whatever the input, the outcome is a result or a ConvertError on one line, within 5 s, with the
+// process's peak memory within 512 MiB of its size when the harness began, and no output file left
+// behind on error. Each run draws its own generator seed from fast-check, so a failure names the
+// fast-check seed and path that replay it.
+//   CROSSATTN_FUZZ_SECONDS=N  each harness runs N seconds (CI: 60); unset, it makes its quick count of runs
+//   CROSSATTN_FUZZ_RUNS=N     the quick counts scale with N / 1000
+//   CROSSATTN_FUZZ_SEED=S CROSSATTN_FUZZ_PATH=P  replays fast-check's run P of seed S (both printed on failure)
+//   CROSSATTN_FUZZ_TRACE=FILE appends each run's input, before it runs, to FILE (to find one that hangs)
 import { appendFileSync, readdirSync } from 'node:fs';
-import { expect } from 'vitest';
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
 import { ConvertError } from '../../dist/convert/convert-error.js';
 
 export const SEED = Number(process.env.CROSSATTN_FUZZ_SEED ?? 1);
-/** The runs a harness makes: its CI count, times CROSSATTN_FUZZ_RUNS / 1000 for a longer run. */
-export const runs = (ci) => Math.round(ci * Number(process.env.CROSSATTN_FUZZ_RUNS ?? 1000) / 1000);
+/** Seconds each harness runs, when set (CI); else a harness makes its quick count of runs. */
+export const SECONDS = Number(process.env.CROSSATTN_FUZZ_SECONDS ?? 0);
+/** The runs a harness makes: its quick count, times CROSSATTN_FUZZ_RUNS / 1000 for a longer run. */
+export const runs = (quick) => Math.round(quick * Number(process.env.CROSSATTN_FUZZ_RUNS ?? 1000) / 1000);
 /** Every 50 runs, a turn of the event loop: Vitest's worker must answer its runner within 60 s. */
 export const breathe = (run) => (run % 50 === 0 ? new Promise((resolve) => setImmediate(resolve)) : undefined);
 /** The test's timeout for `n` runs: Vitest's 120 s, or 60 ms a run for a longer run. */
 export const testTimeout = (n) => Math.max(120_000, 60 * n);
 /** The most one conversion may take (the issue's bar for a typed error). */
 export const TIME_BOUND_MS = 5000;
+/** The most the process's peak resident memory may grow past its size when a harness began. */
+export const MEMORY_BOUND_BYTES = 512 * 2 ** 20;
 
 /** mulberry32: a small seeded generator of floats in [0, 1). */
 export function generator(seed) {
@@ -129,8 +138,8 @@ export async function expectResultOrConvertError(attempt, describe, outputDir) {
   return outcome;
 }
 
-/** A one-line description of a mutated input for failure messages: the seed and run that made it. */
-export const label = (harness, run) => `${harness} (CROSSATTN_FUZZ_SEED=${SEED}, run ${run})`;
+/** A one-line description of a mutated input for failure messages (fast-check's report gives the seed and path that replay it). */
+export const label = (harness, run) => `${harness}, run ${run}`;
 
 /** `bytes` mutated 1 to 3 times by mutateBytes. */
 export function mutateSome(bytes, rng) {
@@ -138,17 +147,23 @@ export function mutateSome(bytes, rng) {
   return bytes;
 }
 
+const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
+
 /**
- * The fuzz loop of a harness: `count` runs, each converting `mutate(rng)`'s { files, what } with
- * `convert(files, run)` ('ok' or 'error'), traced to CROSSATTN_FUZZ_TRACE before it runs; a failure
- * names `what`. Logs and returns the counts of converted and refused inputs.
+ * The fuzz loop of a harness: `count` runs, or CROSSATTN_FUZZ_SECONDS of them, each converting
+ * `mutate(rng)`'s { files, what } with `convert(files, run)` ('ok' or 'error'), traced to
+ * CROSSATTN_FUZZ_TRACE before it runs; a failure names `what`, and a run after which the process's
+ * peak memory has grown past MEMORY_BOUND_BYTES fails. Logs and returns the counts of converted and
+ * refused inputs.
  */
 export async function fuzzRuns(harness, count, mutate, convert) {
-  const rng = generator(SEED);
   const counts = { ok: 0, error: 0 };
-  for (let run = 0; run < count; run++) {
+  const startRss = process.memoryUsage.rss();
+  let run = 0;
+  const started = performance.now();
+  const property = fc.asyncProperty(fc.noShrink(fc.integer({ min: 0, max: 0x7fffffff })), async (runSeed) => {
     await breathe(run);
-    const { files, what } = mutate(rng);
+    const { files, what } = mutate(generator(runSeed));
     if (process.env.CROSSATTN_FUZZ_TRACE) appendFileSync(process.env.CROSSATTN_FUZZ_TRACE, `${run} ${what}\n`);
     try {
       counts[await convert(files, run)]++;
@@ -156,7 +171,29 @@ export async function fuzzRuns(harness, count, mutate, convert) {
       e.message = `${what}: ${e.message}`;
       throw e;
     }
-  }
-  console.log(`${harness}: ${count} runs, seed ${SEED}: ${counts.ok} converted, ${counts.error} ConvertError`);
+    const grown = process.resourceUsage().maxRSS * 1024 - startRss;
+    if (grown > MEMORY_BOUND_BYTES) throw new Error(`${what}: the process's peak memory grew ${mib(grown)} MiB past its size when the harness began`);
+    run++;
+  });
+  await fc.assert(property, {
+    seed: SEED, path: process.env.CROSSATTN_FUZZ_PATH, numRuns: SECONDS ? 2 ** 31 - 1 : count, endOnFailure: true,
+    ...(SECONDS ? { interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false } : {}),
+  });
+  const grown = process.resourceUsage().maxRSS * 1024 - startRss;
+  console.log(`${harness}: ${run} runs in ${((performance.now() - started) / 1000).toFixed(0)} s, seed ${SEED}: ${counts.ok} converted, ` +
+    `${counts.error} ConvertError; peak memory ${mib(Math.max(0, grown))} MiB past the start`);
   return counts;
+}
+
+/**
+ * Registers the test of one reader's harness: `quick` runs (scaled by CROSSATTN_FUZZ_RUNS), or
+ * CROSSATTN_FUZZ_SECONDS of runs, of `mutate` through `convert` (as fuzzRuns).
+ */
+export function fuzzTest(harness, reader, quick, mutate, convert) {
+  const n = runs(quick);
+  const length = SECONDS ? `${SECONDS} s` : `${n} runs`;
+  test(`${reader}: ${length} of mutated inputs (seed ${SEED}) give a model or a one-line ConvertError, within 5 s and 512 MiB, nothing written on error`, async () => {
+    const counts = await fuzzRuns(`${harness} (${reader})`, n, mutate, convert);
+    expect(counts.ok + counts.error).toBeGreaterThan(0);
+  }, SECONDS ? SECONDS * 1000 + 60_000 : testTimeout(n));
 }

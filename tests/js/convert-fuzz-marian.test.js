@@ -1,21 +1,23 @@
-// Mutation fuzzing of the Marian converter (bindings/src/convert/marian*.ts, npz.ts,
-// sentencepiece-pieces.ts): tiny valid Marian models made here (a 1-layer d_model 4 transformer
-// over 8 pieces, as Marian's binary .bin with float32 or intgemm8 matrices and as .npz, the
-// model.yml inside or beside, a SentencePiece vocabulary and a binary lexical shortlist), their
-// bytes and model.yml values mutated, and the whole `convertFile` run on each: the outcome is a
-// .crossattn file or a ConvertError, within 5 s, and nothing is written on error.
-//   CROSSATTN_FUZZ_RUNS=10000 npx vitest run --config tests/js/vitest.config.js tests/js/convert-fuzz-marian.test.js
+// Mutation fuzzing of the Marian converter's readers (bindings/src/convert/marian*.ts, npz.ts,
+// bounded-inflate.ts, sentencepiece-pieces.ts), one harness each: Marian's .bin, .npz (stored and
+// deflated), gzip (a .bin.gz and a .spm.gz), model.yml and the binary lexical shortlist. The seeds
+// are tiny valid Marian models made here (a 1-layer d_model 4 transformer over 8 pieces, as .bin
+// with float32 or intgemm8 matrices or an SSRU decoder, and as .npz, the model.yml inside or beside,
+// a SentencePiece vocabulary); each harness mutates its reader's file and runs the whole
+// `convertFile`: the outcome is a .crossattn file or a ConvertError, within 5 s and 512 MiB, and
+// nothing is written on error (convert-fuzz-lib.js).
+//   CROSSATTN_FUZZ_SECONDS=60 npx vitest run --config tests/js/vitest.config.js tests/js/convert-fuzz-marian.test.js
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { zipSync } from 'fflate';
+import { gzipSync, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { stringify as yamlText } from 'yaml';
 import { convertFile } from '../../dist/convert/index.js';
 import { marianParameters } from '../../dist/convert/marian-weights.js';
 import { readMarianArchitecture } from '../../dist/convert/marian-config.js';
 import { writeUnigramModel } from '../../dist/convert/sentencepiece-model.js';
-import { SEED, concat, expectResultOrConvertError, testTimeout, generator, label, fuzzRuns, mutateSome, mutateJson, runs } from './convert-fuzz-lib.js';
+import { concat, expectResultOrConvertError, fuzzTest, generator, label, mutateSome, mutateJson } from './convert-fuzz-lib.js';
 
 const FLOAT32 = 0x0404, INT8 = 0x0101, INTGEMM8 = 0x4101;  // Marian's Type (src/common/types.h)
 const PIECES = ['<unk>', '<s>', '</s>', '\u2581a', '\u2581b', '\u2581c', 'a', 'b'];
@@ -58,8 +60,8 @@ function marianBinary(list) {
   return concat(...head, u64(offset), new Uint8Array(offset), ...blobs);
 }
 
-/** An .npz (stored, not deflated, so that mutations reach the .npy bytes) of the items. */
-function npz(list) {
+/** An .npz of the items: stored (as Marian writes it, so that byte mutations reach the .npy bytes), or deflated. */
+function npz(list, level = 0) {
   const members = {};
   for (const it of list) {
     const descr = it.type === FLOAT32 ? '<f4' : '|i1';
@@ -68,7 +70,7 @@ function npz(list) {
     const length = new Uint8Array(Uint16Array.of(header.length).buffer);
     members[`${it.name}.npy`] = concat(Uint8Array.of(0x93, 78, 85, 77, 80, 89, 1, 0), length, new TextEncoder().encode(header), it.bytes);
   }
-  return zipSync(members, { level: 0 });
+  return zipSync(members, { level });
 }
 
 /** Marian's shortlist checksum (src/common/hash.h hashMem over the uint64 words after magic and checksum). */
@@ -89,43 +91,74 @@ function shortlist() {
   return withChecksum(concat(new Uint8Array(header.buffer), new Uint8Array(offsets.buffer), new Uint8Array(Uint32Array.from(lists).buffer)));
 }
 
-/** The seed folders: [file name, bytes] pairs, with the model's yml as an object to mutate. */
-const SEEDS = [
-  { model: 'model.ende.bin', intgemm: false, format: 'bin', ymlInside: true },
-  { model: 'model.ende.intgemm.alphas.bin', intgemm: true, format: 'bin', ymlInside: true, lex: true },
-  { model: 'model.ende.npz', intgemm: false, format: 'npz', ymlInside: false },
-  { model: 'model.ende.bin', intgemm: false, format: 'bin', ymlInside: true, yml: { ...YML, 'transformer-decoder-autoreg': 'rnn', 'dec-cell': 'ssru', 'tied-embeddings-all': false, 'tied-embeddings': true } },
-];
+/** The seed folders; `format` is how the model file is written, and `gz` gzips it and the vocabulary. */
+const SEEDS = {
+  bin: { model: 'model.ende.bin', intgemm: false, format: 'bin', ymlInside: true },
+  intgemm: { model: 'model.ende.intgemm.alphas.bin', intgemm: true, format: 'bin', ymlInside: true, lex: true },
+  npz: { model: 'model.ende.npz', intgemm: false, format: 'npz', ymlInside: false },
+  npzDeflated: { model: 'model.ende.npz', intgemm: false, format: 'npz', level: 6, ymlInside: true },
+  ssru: { model: 'model.ende.bin', intgemm: false, format: 'bin', ymlInside: true, yml: { ...YML, 'transformer-decoder-autoreg': 'rnn', 'dec-cell': 'ssru', 'tied-embeddings-all': false, 'tied-embeddings': true } },
+  gz: { model: 'model.ende.bin.gz', intgemm: true, format: 'bin', ymlInside: false, gz: true },
+};
+
+const modelBytes = (seed, list) => {
+  const bytes = seed.format === 'npz' ? npz(list, seed.level) : marianBinary(list);
+  return seed.gz ? gzipSync(bytes) : bytes;
+};
 
 function seedFiles(seed) {
   const yml = seed.yml ?? YML;
   const list = items(yml, seed.intgemm);
-  const withYml = seed.ymlInside ? [...list, ymlItem(yml)] : list;
-  const files = { [seed.model]: seed.format === 'npz' ? npz(withYml) : marianBinary(withYml), 'vocab.ende.spm': spm() };
+  const files = { [seed.model]: modelBytes(seed, seed.ymlInside ? [...list, ymlItem(yml)] : list) };
+  files[seed.gz ? 'vocab.ende.spm.gz' : 'vocab.ende.spm'] = seed.gz ? gzipSync(spm()) : spm();
   if (!seed.ymlInside) files['model.yml'] = new TextEncoder().encode(yamlText(yml));
   if (seed.lex) files['lex.50.50.ende.s2t.bin'] = shortlist();
   return { files, list, yml };
 }
 
-/** One mutation of a seed's files: bytes of one file, or values of its model.yml (rewritten into the model). */
-function mutateFiles(seed, built, rng) {
-  const files = { ...built.files };
-  const names = Object.keys(files);
-  if (rng.int(3) === 0) {
-    const yml = mutateJson(built.yml, rng);
-    if (seed.ymlInside) {
-      const list = [...built.list, ymlItem(yml)];
-      files[seed.model] = seed.format === 'npz' ? npz(list) : marianBinary(list);
-    } else {
-      files['model.yml'] = new TextEncoder().encode(yamlText(yml));
+const BUILT = Object.fromEntries(Object.entries(SEEDS).map(([name, seed]) => [name, seedFiles(seed)]));
+
+/** A seed's files with `name` replaced by `bytes`. */
+const withFile = (seedName, name, bytes, what) => ({ files: { ...BUILT[seedName].files, [name]: bytes }, what: `${seedName} seed, ${what}` });
+
+/** The mutations of each reader's harness: each changes that reader's file of a seed folder. */
+const READERS = {
+  'Marian .bin': (rng) => {
+    const seedName = rng.pick(['bin', 'intgemm', 'ssru']), model = SEEDS[seedName].model;
+    const bytes = mutateSome(BUILT[seedName].files[model], rng);
+    return withFile(seedName, model, bytes, `${model} mutated (${bytes.length} bytes)`);
+  },
+  npz: (rng) => {
+    const seedName = rng.pick(['npz', 'npzDeflated']), seed = SEEDS[seedName];
+    if (rng.int(2)) {  // a member's .npy bytes, re-zipped: deflating hides the .npy from byte mutations
+      const members = unzipSync(BUILT[seedName].files[seed.model]);
+      const member = rng.pick(Object.keys(members));
+      members[member] = mutateSome(members[member], rng);
+      return withFile(seedName, seed.model, zipSync(members, { level: seed.level ?? 0 }), `member ${member} mutated (${members[member].length} bytes)`);
     }
-    return { files, what: `model.yml ${JSON.stringify(yml).slice(0, 300)}` };
-  }
-  const name = rng.pick(names);
-  const bytes = mutateSome(files[name], rng);
-  files[name] = name.startsWith('lex.') && rng.int(2) ? withChecksum(bytes) : bytes;
-  return { files, what: `${name} mutated (${bytes.length} bytes)` };
-}
+    const bytes = mutateSome(BUILT[seedName].files[seed.model], rng);
+    return withFile(seedName, seed.model, bytes, `${seed.model} mutated (${bytes.length} bytes)`);
+  },
+  gzip: (rng) => {
+    const name = rng.pick(['model.ende.bin.gz', 'vocab.ende.spm.gz']);
+    const gz = BUILT.gz.files[name];
+    if (rng.int(2)) return withFile('gz', name, mutateSome(gz, rng), `${name} mutated`);
+    const inner = mutateSome(name.startsWith('model') ? marianBinary(BUILT.gz.list) : spm(), rng);  // what it holds, mutated, then gzipped
+    return withFile('gz', name, gzipSync(inner), `${name} holding ${inner.length} mutated bytes`);
+  },
+  'model.yml': (rng) => {
+    const seedName = rng.pick(['bin', 'npz', 'ssru']), seed = SEEDS[seedName], built = BUILT[seedName];
+    const yml = mutateJson(built.yml, rng);
+    if (seed.ymlInside) return withFile(seedName, seed.model, modelBytes(seed, [...built.list, ymlItem(yml)]), `model.yml ${JSON.stringify(yml).slice(0, 300)}`);
+    const text = new TextEncoder().encode(yamlText(yml));
+    return rng.int(2) ? withFile(seedName, 'model.yml', text, `model.yml ${JSON.stringify(yml).slice(0, 300)}`)
+      : withFile(seedName, 'model.yml', mutateSome(built.files['model.yml'], rng), 'model.yml bytes mutated');
+  },
+  'lex shortlist': (rng) => {
+    const name = 'lex.50.50.ende.s2t.bin', bytes = mutateSome(BUILT.intgemm.files[name], rng);
+    return withFile('intgemm', name, rng.int(2) ? withChecksum(bytes) : bytes, `${name} mutated (${bytes.length} bytes)`);
+  },
+};
 
 let scratch;
 beforeAll(() => { scratch = mkdtempSync(join(tmpdir(), 'crossattn-fuzz-marian-')); });
@@ -146,23 +179,15 @@ async function convertFolder(files, run) {
 }
 
 test('each seed converts', async () => {
-  for (const [i, seed] of SEEDS.entries()) expect(await convertFolder(seedFiles(seed).files, `seed${i}`)).toBe('ok');
+  for (const [name, built] of Object.entries(BUILT)) expect(await convertFolder(built.files, `seed-${name}`), name).toBe('ok');
 });
 
-const RUNS = runs(1500);
-test(`${RUNS} mutated Marian models (seed ${SEED}): a model or a ConvertError, nothing written on error`, async () => {
-  const built = SEEDS.map(seedFiles);
-  const counts = await fuzzRuns('convert-fuzz-marian', RUNS, (rng) => {
-    const s = rng.int(SEEDS.length), { files, what } = mutateFiles(SEEDS[s], built[s], rng);
-    return { files, what: `seed folder ${s}, ${what}` };
-  }, convertFolder);
-  expect(counts.ok + counts.error).toBe(RUNS);
-}, testTimeout(RUNS));
+for (const [reader, mutate] of Object.entries(READERS)) fuzzTest('convert-fuzz-marian', reader, 300, mutate, convertFolder);
 
 // Regression cases: the shapes of inputs that crashed the converter (a TypeError, a RangeError, running
 // out of memory, or a message over several lines) before these checks.
 test('damaged Marian inputs found by fuzzing are one-line ConvertErrors', async () => {
-  const seed = SEEDS[0], built = seedFiles(seed);
+  const seed = SEEDS.bin, built = BUILT.bin;
   const withYml = (yml) => ({ ...built.files, [seed.model]: marianBinary([...built.list, ymlItem({ ...YML, ...yml })]) });
   const cases = [
     ['dec-depth 2^53 (built 2^53 layers of tensor names: out of memory)', withYml({ 'dec-depth': 2 ** 53 })],
@@ -173,7 +198,7 @@ test('damaged Marian inputs found by fuzzing are one-line ConvertErrors', async 
   ];
   for (const [what, files] of cases) expect(await convertFolder(files, what.slice(0, 12).replace(/\W/g, '_')), what).toBe('error');
   // A zip member named with a newline: the message names it on one line.
-  const npzSeed = SEEDS[2], npzBuilt = seedFiles(npzSeed);
+  const npzSeed = SEEDS.npz, npzBuilt = BUILT.npz;
   const bytes = new Uint8Array(npzBuilt.files[npzSeed.model]);
   const name = new TextEncoder().encode('Wemb.npy');
   bytes.forEach((_, i) => { if (name.every((c, k) => bytes[i + k] === c)) bytes[i + 1] = 10; });  // "W\nmb.npy", in both zip headers

@@ -1,18 +1,20 @@
-// Mutation fuzzing of the transformers.js converter (bindings/src/convert/transformers-js.ts, onnx.ts,
-// onnx-weights.ts, tokenizer-json.ts): a tiny valid transformers.js folder made here (a 1-layer
-// d_model 4 OPUS-MT-shaped model over 8 pieces: config.json, tokenizer.json, and
+// Mutation fuzzing of the transformers.js converter's readers (bindings/src/convert/
+// transformers-js.ts, onnx.ts, onnx-structure.ts, onnx-weights.ts, tokenizer-json.ts), one harness
+// each: the ONNX protobuf (its bytes, and the fields of one initializer) and the JSON files
+// (tokenizer.json and config.json). The seed is a tiny valid transformers.js folder made here (a
+// 1-layer d_model 4 OPUS-MT-shaped model over 8 pieces: config.json, tokenizer.json, and
 // onnx/encoder_model.onnx and onnx/decoder_model.onnx whose nodes are named as torch.onnx names
-// them, with float32 initializers), the ONNX bytes, the protobuf fields of one initializer, and
-// the JSON values mutated, and the whole `convertFile` run on each: the outcome is a .crossattn file
-// or a ConvertError, within 5 s, and nothing is written on error.
-//   CROSSATTN_FUZZ_RUNS=10000 npx vitest run --config tests/js/vitest.config.js tests/js/convert-fuzz-onnx.test.js
+// them, with float32 initializers); each harness runs the whole `convertFile` on what it mutates:
+// the outcome is a .crossattn file or a ConvertError, within 5 s and 512 MiB, and nothing is
+// written on error (convert-fuzz-lib.js).
+//   CROSSATTN_FUZZ_SECONDS=60 npx vitest run --config tests/js/vitest.config.js tests/js/convert-fuzz-onnx.test.js
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs/light.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { convertFile } from '../../dist/convert/index.js';
-import { SEED, expectResultOrConvertError, testTimeout, generator, label, fuzzRuns, mutateSome, mutateJson, runs } from './convert-fuzz-lib.js';
+import { expectResultOrConvertError, fuzzTest, generator, label, mutateSome, mutateJson } from './convert-fuzz-lib.js';
 
 const PIECES = ['</s>', '<unk>', '\u2581a', '\u2581b', '\u2581c', 'a', 'b', '<pad>'];
 const D = 4, FF = 8, POSITIONS = 16, V = PIECES.length;
@@ -126,21 +128,24 @@ function mutateInitializer(rng) {
   return { files: filesOf(undefined, { ...GRAPHS, [side]: g }), what: `${side} initializer ${t.name}: dims [${t.dims}], data_type ${t.data_type}, ${t.raw_data.length} bytes` };
 }
 
-function mutate(rng) {
-  const kind = rng.int(3);
-  if (kind === 0) {
-    const name = rng.pick(['config.json', 'tokenizer.json']);
+/** One file's bytes mutated. */
+function mutateFile(name, rng) {
+  const files = filesOf();
+  files[name] = mutateSome(files[name], rng);
+  return { files, what: `${name} mutated (${files[name].length} bytes)` };
+}
+
+/** The mutations of each reader's harness. */
+const READERS = {
+  'ONNX protobuf': (rng) => (rng.int(2) ? mutateInitializer(rng) : mutateFile(rng.pick(['onnx/encoder_model.onnx', 'onnx/decoder_model.onnx']), rng)),
+  'tokenizer.json and config.json': (rng) => {
+    const name = rng.pick(['tokenizer.json', 'tokenizer.json', 'config.json']);
+    if (rng.int(3) === 0) return mutateFile(name, rng);
     const json = { 'config.json': CONFIG, 'tokenizer.json': TOKENIZER };
     json[name] = mutateJson(json[name], rng);
     return { files: filesOf(json), what: `${name} ${JSON.stringify(json[name]).slice(0, 300)}` };
-  }
-  if (kind === 1) return mutateInitializer(rng);
-  const files = filesOf();
-  const name = rng.pick(Object.keys(files));
-  const bytes = mutateSome(files[name], rng);
-  files[name] = bytes;
-  return { files, what: `${name} mutated (${bytes.length} bytes)` };
-}
+  },
+};
 
 let scratch;
 beforeAll(() => { scratch = mkdtempSync(join(tmpdir(), 'crossattn-fuzz-onnx-')); });
@@ -164,11 +169,7 @@ test('the seed folder converts', async () => {
   expect(await convertFolder(filesOf(), 'seed')).toBe('ok');
 });
 
-const RUNS = runs(1000);
-test(`${RUNS} mutated transformers.js folders (seed ${SEED}): a model or a ConvertError, nothing written on error`, async () => {
-  const counts = await fuzzRuns('convert-fuzz-onnx', RUNS, mutate, convertFolder);
-  expect(counts.ok + counts.error).toBe(RUNS);
-}, testTimeout(RUNS));
+for (const [reader, mutate] of Object.entries(READERS)) fuzzTest('convert-fuzz-onnx', reader, 500, mutate, convertFolder);
 
 // Regression cases: the shapes of inputs that crashed or hung the converter (a TypeError, a RangeError,
 // a loop over dims the data does not have) before these checks.

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DownloadError, Translator } from '../../dist/index.js';
@@ -20,7 +21,7 @@ import { CROSSATTN_GREEDY, FIXTURES, HF, XENOVA, ensureFixtures, floresDev } fro
 import { ROOT } from './paths.js';
 
 const SENTENCES = floresDev(12);
-let work, hub, noWeights;
+let work, hub, noWeights, narrowHeads;
 
 beforeAll(async () => {
   ensureFixtures();
@@ -29,11 +30,18 @@ beforeAll(async () => {
   mkdirSync(noWeights);
   writeFileSync(join(noWeights, 'config.json'), readFileSync(join(HF, 'config.json')));
   writeFileSync(join(noWeights, 'README.md'), 'a model card and no weights\n');
+  narrowHeads = join(work, 'narrow-heads');
+  mkdirSync(narrowHeads);
+  for (const f of readdirSync(HF)) writeFileSync(join(narrowHeads, f), readFileSync(join(HF, f)));
+  const config = JSON.parse(readFileSync(join(HF, 'config.json'), 'utf8'));
+  config.encoder_attention_heads = config.decoder_attention_heads = config.d_model / 2;  // heads 2 wide: the tensors cannot tell, the engine refuses
+  writeFileSync(join(narrowHeads, 'config.json'), JSON.stringify(config));
   hub = await startHub({
     'Helsinki-NLP/opus-mt-en-de': HF,
     'old-org/opus-mt-en-de': `${FIXTURES}/hf-pytorch/opus-mt-en-de`,
     'Xenova/opus-mt-en-de': XENOVA,
     'cards-only/opus-mt-en-de': noWeights,
+    'narrow-heads/opus-mt-en-de': narrowHeads,
   });
 }, 300_000);
 afterAll(async () => {
@@ -203,6 +211,30 @@ describe('a download that fails is a typed error and keeps nothing', () => {
     expect(error.reason).toBe('no-model');
     expect(error.message).toMatch(/none of model\.safetensors, pytorch_model\.bin, onnx\/encoder_model\.onnx/);
     expect(left).toEqual([]);
+  });
+
+  test('a repository that converts into a model the engine refuses is a ConvertError, and nothing is kept', async () => {
+    const { error, kept: left } = await failure('narrow-heads/opus-mt-en-de', { float32: true });
+    expect(error).toBeInstanceOf(ConvertError);
+    expect(error.field).toBe('engine');
+    expect(error.message).toMatch(/narrow-heads\/opus-mt-en-de.*: engine: the engine refuses the converted model: .*head/);
+    expect(left).toEqual([]);
+  });
+
+  test('a redirect to another server that fails says so, naming that server', async () => {
+    const storage = createServer((req, res) => res.writeHead(503).end());
+    await new Promise((ok) => storage.listen(0, '127.0.0.1', ok));
+    hub.faults.storage = `http://localhost:${storage.address().port}`;  // another origin than the hub's 127.0.0.1
+    try {
+      const { error, kept: left } = await failure('Helsinki-NLP/opus-mt-en-de', { retries: 0 });
+      expect(error).toBeInstanceOf(DownloadError);
+      expect(error.reason).toBe('connection');
+      expect(error.message).toMatch(/model\.safetensors: \(HTTP 503 from http:\/\/localhost:\d+, another server it was redirected to\)$/);
+      expect(left).toEqual([]);
+    } finally {
+      delete hub.faults.storage;
+      await new Promise((ok) => storage.close(ok));
+    }
   });
 
   test('a connection dropped once resumes with a Range request and succeeds', async () => {

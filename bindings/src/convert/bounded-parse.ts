@@ -96,7 +96,7 @@ export function parseYamlMapping(text: string, file: string): Record<string, unk
   let value: unknown;
   try {
     if (yamlDeeperThan(text, MAX_NESTING)) throw nestingError(file, 'yaml');
-    value = parse(text);
+    value = parse(text, { logLevel: 'error' });  // errors thrown, warnings (an unknown tag) not printed to the user's stderr
   } catch (e) {
     if (e instanceof ConvertError) throw e;
     throw new ConvertError(file, 'yaml', `is not valid YAML (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);

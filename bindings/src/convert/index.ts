@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { ConvertError } from './convert-error.js';
+import { checkEngineRuns } from './engine-check.js';
 import { convertFiles, filesFormat, type InputFormat } from './convert-model.js';
 import { folderFiles } from './folder-files.js';
 import { writeModelFile, type ConvertedModel, type ConvertOptions } from './model-file.js';
-import { Translator } from '../translator.js';
 
 export type { InputFormat } from './convert-model.js';
 
@@ -53,7 +53,7 @@ export async function convertFile(input: string, output: string, version: string
   refuseInputAsOutput(input, output);
   const model = await convertModel(input, options);
   const bytes = await writeModelFile(model, version);
-  await checkRuns(bytes, output);
+  await checkEngineRuns(bytes, output);
   const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
   let fd: number | undefined;
   try {
@@ -74,21 +74,6 @@ export async function convertFile(input: string, output: string, version: string
     throw new ConvertError(output, 'output', `cannot write: ${why}${left}`);
   }
   return model;
-}
-
-// A converted file is a file the engine runs: it loads it and translates a word before the file is
-// written, so what the engine would refuse (heads narrower than it computes, a tokenizer it cannot
-// load) is a ConvertError now, not a file that fails later.
-async function checkRuns(bytes: Uint8Array, output: string): Promise<void> {
-  let translator: Translator | undefined;
-  try {
-    translator = await Translator.load(bytes);
-    await translator.translate('a', { maxLength: 2, copyThrough: false });
-  } catch (e) {
-    throw new ConvertError(output, 'engine', `the engine refuses the converted model: ${e instanceof Error ? e.message : String(e)}`);
-  } finally {
-    translator?.dispose();
-  }
 }
 
 // The output may not be the input, nor a file inside the input folder that is not a .crossattn

@@ -50,6 +50,12 @@ function announce(response: Response, announced: Announced): void {
   if (announced.size === undefined && Number.isSafeInteger(linkedSize)) announced.size = linkedSize;
 }
 
+/** What an error adds when the server that answered is not `url`'s: a redirect took the request to another origin (a CDN, a mirror). */
+function redirectedElsewhere(url: string, final: string): string {
+  const origin = new URL(final).origin;
+  return origin === new URL(url).origin ? '' : ` from ${origin}, another server it was redirected to`;
+}
+
 /**
  * The response for `url` after redirects, with what the responses announced.
  * @throws DownloadError: 'not-found' for 404 or 401 (the Hub's answer for a repository it does not
@@ -77,7 +83,8 @@ async function fetchFollowing(url: string, from: number, file: string, signal: A
       await response.body?.cancel();
       const status = response.status;
       const reason = status === 404 || status === 401 ? 'not-found' : transient(status) ? 'connection' : 'http';
-      throw new DownloadError(`${url}: ${reason === 'not-found' ? 'not found ' : ''}(HTTP ${status})`, reason, url, file, status);
+      const answered = redirectedElsewhere(url, isNode ? current : response.url || current);
+      throw new DownloadError(`${url}: ${reason === 'not-found' ? 'not found ' : ''}(HTTP ${status}${answered})`, reason, url, file, status);
     }
     return { response, announced };
   }
