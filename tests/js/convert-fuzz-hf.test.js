@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
+import { torchZip } from './torch-save.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { convertFile } from '../../dist/convert/index.js';
 import { writeUnigramModel } from '../../dist/convert/sentencepiece-model.js';
@@ -63,38 +64,6 @@ function safetensorsFile(header, data) {
   const json = new TextEncoder().encode(JSON.stringify(header));
   const length = new Uint8Array(new BigUint64Array([BigInt(json.length)]).buffer);
   return concat(length, json, data);
-}
-
-/** A pickle (protocol 2) of what torch.save writes for a state dict: an OrderedDict of `_rebuild_tensor_v2` calls on persistent-id storages. */
-function statePickle(entries) {
-  const bytes = [0x80, 2];
-  const text = (t) => [...new TextEncoder().encode(t)];
-  const global = (module, name) => bytes.push(0x63, ...text(`${module}\n${name}\n`));
-  const string = (t) => { const b = text(t); bytes.push(0x58, ...new Uint8Array(Uint32Array.of(b.length).buffer), ...b); };
-  const int = (n) => bytes.push(0x4a, ...new Uint8Array(Int32Array.of(n).buffer));
-  const tuple = (values) => { bytes.push(0x28); values.forEach(int); bytes.push(0x74); };
-  global('collections', 'OrderedDict');
-  bytes.push(0x29, 0x52, 0x28);  // OrderedDict(), MARK
-  for (const e of entries) {
-    string(e.name);
-    global('torch._utils', '_rebuild_tensor_v2');
-    bytes.push(0x28, 0x28);  // MARK (arguments), MARK (persistent id)
-    string('storage'); global('torch', e.storage); string(e.key); string('cpu'); int(e.numel);
-    bytes.push(0x74, 0x51);  // TUPLE, BINPERSID
-    int(e.offset); tuple(e.shape); tuple(e.stride);
-    bytes.push(0x89);  // requires_grad False
-    global('collections', 'OrderedDict');
-    bytes.push(0x29, 0x52, 0x74, 0x52);  // backward hooks OrderedDict(), TUPLE, REDUCE
-  }
-  bytes.push(0x75, 0x2e);  // SETITEMS, STOP
-  return Uint8Array.from(bytes);
-}
-
-/** torch.save's zip (stored): archive/data.pkl, one archive/data/<key> per storage, archive/version. */
-function torchZip(entries, storages) {
-  const members = { 'archive/data.pkl': statePickle(entries), 'archive/version': new TextEncoder().encode('3\n') };
-  for (const [key, data] of Object.entries(storages)) members[`archive/data/${key}`] = data;
-  return zipSync(members, { level: 0 });
 }
 
 /** The pickle entries (one float32 storage per tensor, row-major strides) and storages of a seed's weights. */

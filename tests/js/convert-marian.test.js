@@ -17,6 +17,8 @@ import protobuf from 'protobufjs/minimal.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { convertFile, convertModel } from '../../dist/convert/index.js';
 import { ConvertError } from '../../dist/convert/convert-error.js';
+import { checkEngineRuns } from '../../dist/convert/engine-check.js';
+import { writeModelFile } from '../../dist/convert/model-file.js';
 import { readMarianBinary } from '../../dist/convert/marian-binary.js';
 import { mapMarianShortlist } from '../../dist/convert/marian-shortlist.js';
 import { readNpz } from '../../dist/convert/npz.js';
@@ -222,13 +224,24 @@ describe('lexical shortlist', () => {
 // --- conversion and its errors ---
 
 describe('conversion', () => {
-  test('a model the engine would refuse (heads 2 wide) is a ConvertError naming the engine\'s reason, and no file is written', async () => {
+  test('heads narrower than the engine computes (2 wide) are a ConvertError naming transformer-heads, and no file is written', async () => {
     const folder = tinyFolder('narrow', { 'transformer-heads': 4 });
     const out = join(folder, 'narrow.crossattn');
     const error = await convertFile(folder, out, 'test', LANGS).catch((e) => e);
     expect(error).toBeInstanceOf(ConvertError);
-    expect(error.message).toMatch(/narrow\.crossattn: engine: the engine refuses the converted model: .*d_model \/ n_heads/);
+    expect(error.field).toBe('transformer-heads');
+    expect(error.message).toMatch(/: transformer-heads: 4 heads over dim-emb 8 are 2 wide; the engine needs at least 4$/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  test('a converted file the engine refuses is a ConvertError naming the engine\'s reason (checkEngineRuns)', async () => {
+    const model = await convertModel(tinyFolder('engine-check'), LANGS);
+    await expect(checkEngineRuns(await writeModelFile(model, 'test'), 'ok.crossattn')).resolves.toBeUndefined();
+    const narrow = { ...model, config: { ...model.config, n_heads: 4 } };  // past the converter's check: heads 2 wide
+    const error = await checkEngineRuns(await writeModelFile(narrow, 'test'), 'narrow.crossattn').catch((e) => e);
+    expect(error).toBeInstanceOf(ConvertError);
+    expect(error.field).toBe('engine');
+    expect(error.message).toMatch(/^narrow\.crossattn: engine: the engine refuses the converted model: .*d_model \/ n_heads/);
   });
 
   test('a tiny float32 model: config from model.yml, W transposed to [out, in], biases flattened', async () => {

@@ -213,11 +213,11 @@ describe('a download that fails is a typed error and keeps nothing', () => {
     expect(left).toEqual([]);
   });
 
-  test('a repository that converts into a model the engine refuses is a ConvertError, and nothing is kept', async () => {
+  test('a repository whose heads are narrower than the engine computes is a ConvertError naming the field, and nothing is kept', async () => {
     const { error, kept: left } = await failure('narrow-heads/opus-mt-en-de', { float32: true });
     expect(error).toBeInstanceOf(ConvertError);
-    expect(error.field).toBe('engine');
-    expect(error.message).toMatch(/narrow-heads\/opus-mt-en-de.*: engine: the engine refuses the converted model: .*head/);
+    expect(error.field).toBe('encoder_attention_heads');
+    expect(error.message).toMatch(/narrow-heads\/opus-mt-en-de\/.*config\.json: encoder_attention_heads: 128 heads over d_model 256 are 2 wide/);
     expect(left).toEqual([]);
   });
 

@@ -6,6 +6,7 @@
  * different model.
  */
 import { ConvertError, shown } from './convert-error.js';
+import { MIN_HEAD_DIM } from './model-file.js';
 
 /** What the converter needs from model.yml. */
 export interface MarianArchitecture {
@@ -138,6 +139,7 @@ export function readMarianArchitecture(yml: Options, file: string): MarianArchit
   }
   const dModel = int(yml, 'dim-emb', file), nHeads = int(yml, 'transformer-heads', file);
   if (nHeads === 0 || dModel % nHeads !== 0) throw new ConvertError(file, 'transformer-heads', `${nHeads} heads do not divide dim-emb ${dModel}`);
+  if (dModel / nHeads < MIN_HEAD_DIM) throw new ConvertError(file, 'transformer-heads', `${nHeads} heads over dim-emb ${dModel} are ${dModel / nHeads} wide; the engine needs at least ${MIN_HEAD_DIM}`);
   const tiedAll = yml['tied-embeddings-all'] === true;
   return {
     encoderLayers: int(yml, 'enc-depth', file),

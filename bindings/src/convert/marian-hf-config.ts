@@ -10,6 +10,7 @@
  * embedding (pad, whose row OPUS-MT conversions leave zero), logits plus final_logits_bias.
  */
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
+import { MIN_HEAD_DIM } from './model-file.js';
 import type { ConvertOptions, ModelConfigJson, Provenance } from './model-file.js';
 import type { ModelFiles } from './model-files.js';
 import { cardLicense } from './model-card.js';
@@ -72,6 +73,9 @@ export function readMarianConfig(raw: MarianConfigJson, file: string): Required<
     positiveInt(c[f], file, f);
   }
   if (c.d_model % c.encoder_attention_heads !== 0) throw new ConvertError(file, 'd_model', `${c.d_model} is not a multiple of ${c.encoder_attention_heads} heads`);
+  if (c.d_model / c.encoder_attention_heads < MIN_HEAD_DIM) {
+    throw new ConvertError(file, 'encoder_attention_heads', `${c.encoder_attention_heads} heads over d_model ${c.d_model} are ${c.d_model / c.encoder_attention_heads} wide; the engine needs at least ${MIN_HEAD_DIM}`);
+  }
   return c;
 }
 

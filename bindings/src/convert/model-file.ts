@@ -11,6 +11,9 @@ import { checkTensors, loadTensorSpec } from './tensor-spec.js';
 
 export type Dtype = 'F32' | 'F16' | 'I8' | 'I32' | 'U8';
 
+/** The narrowest attention head the engine computes, d_model / n_heads (cpp/model/config.cc kMinHeadDim). */
+export const MIN_HEAD_DIM = 4;
+
 /** One tensor, row-major; `data.length` equals the product of `shape`. */
 export interface Tensor {
   dtype: Dtype;
