@@ -24,7 +24,8 @@ function progressText(label, file, loaded, total) {
 /**
  * The page's downloads: `fromHub(id)` and `fromFiles(pair)` (a Firefox record of models/pairs.json)
  * convert in a worker and call `open(bytes, from)`; a failure is said with `showOpenError`, and the
- * model in use stays. One download at a time; the id form is wired here.
+ * model in use stays. One download at a time, which Cancel stops (its worker ended); the id form is
+ * wired here. A stalled download fails by itself after 30 s without data (fetch-file.ts).
  */
 export function wireHubControls(open, showOpenError) {
   let busy = false;
@@ -34,6 +35,11 @@ export function wireHubControls(open, showOpenError) {
     showOpenError(null);
     $('hub-progress').hidden = false;
     const worker = new Worker(WORKER_URL, { type: 'module' });
+    // Cancel ends the worker, its downloads with it; the pending conversion is left unanswered.
+    const cancelled = new Promise((_, reject) => {
+      $('hub-cancel').onclick = () => reject(new DOMException(`downloading ${label} was cancelled`, 'AbortError'));
+    });
+    $('hub-cancel').hidden = false;
     const progress = {
       onProgress(loaded, total, file) {
         $('hub-progress').value = total ? loaded / total : 0;
@@ -45,14 +51,17 @@ export function wireHubControls(open, showOpenError) {
       },
     };
     try {
-      const bytes = await convert(worker, progress);
+      const bytes = await Promise.race([convert(worker, progress), cancelled]);
+      $('hub-cancel').hidden = true;
       $('open-status').textContent = '';
       await open(bytes, from);
     } catch (e) {
       $('open-status').textContent = '';
-      showOpenError(`Cannot download ${label}: ${e.message}. The model in use stays.`);
+      showOpenError(e.name === 'AbortError' ? `Downloading ${label} was cancelled; the model in use stays.`
+        : `Cannot download ${label}: ${e.message}. The model in use stays.`);
     } finally {
       worker.terminate();
+      $('hub-cancel').hidden = true;
       $('hub-progress').hidden = true;
       $('hub-progress').value = 0;
       busy = $('hub-open').disabled = false;

@@ -114,3 +114,22 @@ test('a model by its id: downloaded with progress, converted in a worker, transl
   expect(errors).toEqual([]);
   await context.close();
 }, 300_000);
+
+test('a download that stalls can be cancelled: the worker ends, the page says so, and the model in use stays', async () => {
+  const { context, page, errors } = await openPage(browser, url);
+  const before = await page.evaluate(() => document.body.dataset.model);
+  hub.faults.stall[`${ID}/model.safetensors`] = { after: 1 << 16, times: 1 };  // some bytes, then nothing
+  await page.fill('#hub-id', ID);
+  await page.click('#hub-open');
+  await page.waitForFunction(() => /^Downloading .*model\.safetensors/.test(document.getElementById('open-status').textContent), null, { timeout: 60_000 });
+  await page.click('#hub-cancel');
+  await page.waitForSelector('#open-error:not([hidden])');
+  expect(await page.textContent('#open-error')).toBe(`Downloading ${ID} was cancelled; the model in use stays.`);
+  expect(await page.isVisible('#hub-cancel')).toBe(false);
+  expect(await page.isEnabled('#hub-open')).toBe(true);
+  expect(await page.evaluate(() => document.body.dataset.model)).toBe(before);
+  await translateOn(page, 'I am very tired.');
+  expect(await page.textContent('#target')).not.toBe('');
+  expect(errors).toEqual([]);
+  await context.close();
+}, 120_000);
