@@ -7,7 +7,8 @@
  *
  * Zip members are inflated by fflate into a buffer of the size their central directory declares,
  * so their sizes are checked before any inflating; a member that lies about its size is cut there.
- * Gzip is inflated as a stream (fflate's Gunzip), fed in slices, and stopped when it passes the cap.
+ * Gzip is inflated as a stream (fflate's Gunzip), fed in slices, into a buffer of the size its
+ * trailer declares, and stopped when it passes it.
  */
 import { Gunzip, unzipSync } from 'fflate';
 import { ConvertError } from './convert-error.js';
@@ -25,36 +26,41 @@ export function inflateCap(compressed: number): number {
 // Compressed bytes fed to the gzip stream at a time (deflate's ratio is at most 1,032: 16 MiB out).
 const GZIP_SLICE = 16 * 1024;
 
+// A gzip member's header and trailer (RFC 1952): 10 bytes before the data, 8 after.
+const GZIP_FRAME = 18;
+
 const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 /**
- * The inflated bytes of a gzip file.
+ * The inflated bytes of a gzip file, inflated into a buffer of the size its trailer declares (ISIZE,
+ * RFC 1952), so that memory never holds more than that and one slice's output.
  * @param file, field name the file and what it is in errors.
- * @throws ConvertError past inflateCap(bytes.length), or for data that is not gzip or is truncated.
+ * @throws ConvertError when the declared size passes inflateCap(bytes.length), when the data inflates
+ *   to other than the declared size (past it: stopped there), or for data that is not gzip or is truncated.
  */
 export function gunzipBounded(bytes: Uint8Array, file: string, field = 'gzip'): Uint8Array {
   const cap = inflateCap(bytes.length);
-  const chunks: Uint8Array[] = [];
+  if (bytes.length < GZIP_FRAME) throw new ConvertError(file, field, `cannot be decompressed (${bytes.length} bytes, shorter than a gzip header and trailer); is it truncated?`);
+  const declared = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(0, true);
+  if (declared > cap) throw new ConvertError(file, field, `says it inflates to ${mib(declared)} (from ${mib(bytes.length)}), past ${mib(cap)}: refused as a compression bomb`);
+  const out = new Uint8Array(declared);
   let total = 0;
   const stream = new Gunzip((chunk) => {
+    if (total + chunk.length > declared) {
+      throw new ConvertError(file, field, `inflates past the ${declared} bytes its trailer declares: damaged, or a compression bomb`);
+    }
+    out.set(chunk, total);
     total += chunk.length;
-    if (total > cap) throw new ConvertError(file, field, `inflates past ${mib(cap)} (from ${mib(bytes.length)}): refused as a compression bomb`);
-    chunks.push(chunk);
   });
   try {
     // In slices: fflate inflates all of a pushed slice before it calls back, at most 1,032 times its size.
     for (let at = 0; at < bytes.length; at += GZIP_SLICE) stream.push(bytes.subarray(at, at + GZIP_SLICE), at + GZIP_SLICE >= bytes.length);
-    if (bytes.length === 0) stream.push(bytes, true);
-    // A stream cut short ends quietly: its trailer's ISIZE (RFC 1952: the size mod 2^32) must agree.
-    const isize = bytes.length >= 18 ? new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(0, true) : -1;
-    if (isize !== total % 2 ** 32) throw new Error(`${total} bytes inflated, the trailer says ${isize < 0 ? 'nothing' : isize}`);
+    // A stream cut short ends quietly: what it inflated must be what the trailer declares.
+    if (total !== declared) throw new Error(`${total} bytes inflated, the trailer says ${declared}`);
   } catch (e) {
     if (e instanceof ConvertError) throw e;
     throw new ConvertError(file, field, `cannot be decompressed (${e instanceof Error ? e.message : String(e)}); is it truncated?`);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) out.set(c, at), at += c.length;
   return out;
 }
 
