@@ -14,6 +14,8 @@ export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec,
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
 export { isFlagged } from './copy-through.js';
+export { detectLanguage } from './detect-language.js';
+export type { DetectedLanguage } from './detect-language.js';
 export { flagNotes } from './flag-notes.js';
 export type { ByteSource, ProgressCallback } from './sources.js';
 export type { HubOptions, HubSource } from './hub/convert-by-name.js';

@@ -1,0 +1,208 @@
+/**
+ * The web platform's Translator (https://webmachinelearning.github.io/translation-api/, as Chrome 138
+ * ships it) on crossattn's engine, for browsers without one and for Node: create() a translator for
+ * a pair of BCP 47 languages, then translate() or translateStreaming(). Beyond the spec, each
+ * translator reaches crossattn's own result, with tokens, scores, cross-attention and word
+ * alignment (translateDetailed, engine). docs/translator-api.md lists every difference from the spec.
+ */
+import { joinParagraphs, splitParagraphs } from '../sentences.js';
+import type { Translator as CoreTranslator, TranslateOptions as CoreOptions, Translation } from '../translator.js';
+import { inputUsage, settings } from './config.js';
+import { startMonitor, type Progress } from './create-monitor.js';
+import { abortReason, canonicalTag, quotaExceeded } from './dom-errors.js';
+import { Lifetime } from './lifetime.js';
+
+/** The spec's Availability. */
+export type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
+
+/** TranslatorCreateCoreOptions. */
+export interface TranslatorCreateCoreOptions { sourceLanguage: string; targetLanguage: string }
+/** TranslatorCreateOptions. */
+export interface TranslatorCreateOptions extends TranslatorCreateCoreOptions { signal?: AbortSignal; monitor?: (monitor: EventTarget) => void }
+/** TranslatorTranslateOptions. */
+export interface TranslatorTranslateOptions { signal?: AbortSignal }
+
+/** Text that is only white space and control characters, which the spec echoes back untranslated. */
+const UNTRANSLATABLE = /^[\s\p{Cc}]*$/u;
+
+/** The models loaded in this realm, by direction, shared by the translators created for it. */
+const loaded = new Map<string, Promise<CoreTranslator>>();
+const key = (from: string, to: string) => `${from}\u0000${to}`;
+
+function languages(options: TranslatorCreateCoreOptions | undefined, dictionary: string): [string, string] {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${dictionary}: sourceLanguage and targetLanguage are required`);
+  return [canonicalTag(options.sourceLanguage, 'sourceLanguage', dictionary), canonicalTag(options.targetLanguage, 'targetLanguage', dictionary)];
+}
+
+/** Whether this realm may start a download now: in a browser only with transient user activation (a click, a key press). */
+function mayDownload(): boolean {
+  const activation = (globalThis as { navigator?: { userActivation?: { isActive: boolean } } }).navigator?.userActivation;
+  return activation === undefined || activation.isActive;
+}
+
+/** The loaded model of a direction, loading it once; progress reported as it downloads. */
+function loadModel(from: string, to: string, progress: Progress, signal: AbortSignal): Promise<CoreTranslator> {
+  const k = key(from, to);
+  let model = loaded.get(k);
+  if (model === undefined) {
+    model = settings.provider.load(from, to, (fraction) => progress.report(Math.min(fraction, 0.99)), signal);
+    loaded.set(k, model);
+    model.catch(() => loaded.delete(k));
+  }
+  return model;
+}
+
+/** A macrotask's wait: what a listener of the last progress event does first (abort, say) happens before create() settles. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+export class Translator {
+  readonly sourceLanguage: string;
+  readonly targetLanguage: string;
+  readonly #model: CoreTranslator;
+  readonly #life: Lifetime;
+
+  private constructor(model: CoreTranslator, sourceLanguage: string, targetLanguage: string, life: Lifetime) {
+    this.#model = model;
+    this.sourceLanguage = sourceLanguage;
+    this.targetLanguage = targetLanguage;
+    this.#life = life;
+  }
+
+  /**
+   * Whether a translator for the pair can be created: 'available' (its model is at hand),
+   * 'downloadable', 'downloading' (a create() is fetching it) or 'unavailable'.
+   * @throws TypeError for a missing language, RangeError for a malformed tag (as a rejection).
+   */
+  static async availability(options: TranslatorCreateCoreOptions): Promise<Availability> {
+    const [from, to] = languages(options, 'TranslatorCreateCoreOptions');
+    const answer = await settings.provider.availability(from, to);
+    if (answer === 'downloadable' && loaded.has(key(from, to))) return 'downloading';
+    return answer;
+  }
+
+  /**
+   * A translator for the pair. Its monitor gets downloadprogress events from 0 to 1 while the model
+   * downloads and loads.
+   * @throws (as a rejection) TypeError or RangeError for bad languages; NotSupportedError when no
+   *   model translates the pair; NotAllowedError when the model must be downloaded and the page has
+   *   no user activation; the signal's reason when it aborts; what the monitor callback throws.
+   */
+  static async create(options: TranslatorCreateOptions): Promise<Translator> {
+    const [from, to] = languages(options, 'TranslatorCreateOptions');
+    const signal = options.signal;
+    if (signal?.aborted) throw abortReason(signal);
+    const progress = startMonitor(options.monitor, signal);
+    const life = new Lifetime(signal);
+    const availability = await Translator.availability({ sourceLanguage: from, targetLanguage: to });
+    if (availability === 'unavailable') throw new DOMException(`no model translates ${from} to ${to}`, 'NotSupportedError');
+    if (availability === 'downloadable' && !mayDownload()) {
+      throw new DOMException(`the ${from}→${to} model must be downloaded, which needs a user activation (a click or a key press)`, 'NotAllowedError');
+    }
+    return life.run(undefined, async (ended) => {
+      progress.report(0);
+      const model = await loadModel(from, to, progress, ended);
+      progress.report(1);
+      await nextTask();
+      if (ended.aborted) throw ended.reason;
+      return new Translator(model, from, to, life);
+    });
+  }
+
+  /** The most characters (Unicode code points) one call's input may have. */
+  get inputQuota(): number {
+    return settings.inputQuota;
+  }
+
+  /**
+   * The translation of `input`, paragraph by paragraph and sentence by sentence (line breaks kept).
+   * Text of only white space and control characters comes back as it is.
+   * @throws (as a rejection) QuotaExceededError past inputQuota; the signal's reason when it aborts;
+   *   an AbortError DOMException after destroy(), or the create signal's reason after it aborts.
+   */
+  translate(input: string, options: TranslatorTranslateOptions = {}): Promise<string> {
+    const text = String(input);
+    return this.#life.run(options.signal, async (signal) => {
+      this.#checkQuota(text);
+      if (UNTRANSLATABLE.test(text)) return text;
+      const paragraphs = splitParagraphs(text, this.sourceLanguage);
+      const results = await this.#model.translateBatch(paragraphs.flat(), { signal });
+      return joinParagraphs(paragraphs, results.map((r) => r.text));
+    });
+  }
+
+  /**
+   * The translation of `input` as a stream of strings whose concatenation is translate()'s result:
+   * one chunk a sentence, with the space or line break before it.
+   * @throws the signal's reason, synchronously, when it has already aborted, and the destroy reason
+   *   once destroyed; later failures error the stream.
+   */
+  translateStreaming(input: string, options: TranslatorTranslateOptions = {}): ReadableStream<string> {
+    const text = String(input);
+    if (options.signal?.aborted) throw abortReason(options.signal);
+    const destroyed = this.#life.destroyedBy;
+    if (destroyed) throw destroyed.reason;
+    const pieces = this.#pieces(text, options.signal);
+    return new ReadableStream<string>({
+      async pull(controller) {
+        const next = await pieces.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await pieces.return(undefined);
+      },
+    });
+  }
+
+  async *#pieces(text: string, signal: AbortSignal | undefined): AsyncGenerator<string> {
+    await this.#life.run(signal, async () => this.#checkQuota(text));
+    if (UNTRANSLATABLE.test(text)) {
+      yield text;
+      return;
+    }
+    const paragraphs = splitParagraphs(text, this.sourceLanguage);
+    for (const [i, paragraph] of paragraphs.entries()) {
+      if (i > 0) yield '\n';
+      for (const [j, sentence] of paragraph.entries()) {
+        const result = await this.#life.run(signal, (both) => this.#model.translate(sentence, { signal: both }));
+        yield `${j > 0 ? ' ' : ''}${result.text}`;
+      }
+    }
+  }
+
+  /**
+   * What translating `input` uses of inputQuota: its characters (Unicode code points).
+   * @throws (as a rejection) the signal's reason, or the destroy reason.
+   */
+  measureInputUsage(input: string, options: TranslatorTranslateOptions = {}): Promise<number> {
+    const text = String(input);
+    return this.#life.run(options.signal, async () => inputUsage(text));
+  }
+
+  /**
+   * crossattn beyond the spec: the engine's whole result for `input` (one text, translated whole):
+   * tokens, scores, cross-attention weights and word alignment, with crossattn's options.
+   */
+  translateDetailed(input: string, options: CoreOptions = {}): Promise<Translation> {
+    const text = String(input);
+    return this.#life.run(options.signal, async (signal) => {
+      this.#checkQuota(text);
+      return this.#model.translate(text, { ...options, html: false, signal });
+    });
+  }
+
+  /** crossattn beyond the spec: the engine's Translator this one translates with (shared by the translators of its pair). */
+  get engine(): CoreTranslator {
+    return this.#model;
+  }
+
+  /** Ends this translator: calls in flight and later calls reject with an AbortError DOMException. */
+  destroy(): void {
+    this.#life.destroy();
+  }
+
+  #checkQuota(text: string): void {
+    const usage = inputUsage(text);
+    if (usage > this.inputQuota) throw quotaExceeded(this.inputQuota, usage);
+  }
+}
