@@ -10,7 +10,7 @@
  * (tools/detect-language-eval.js), so that they sum to 1 and read as probabilities.
  */
 
-/** One guess: a BCP 47 language tag (ISO 639-1, as eld names languages) and its confidence in [0, 1]. */
+/** One guess: a canonical BCP 47 language tag ('tl', as eld names Tagalog, is 'fil') and its confidence in [0, 1]. */
 export interface DetectedLanguage { language: string; confidence: number }
 
 /** The temperature of the softmax over eld's scores (tools/detect-language-eval.js --fit). */
@@ -21,11 +21,14 @@ const LANGUAGES = ['am', 'ar', 'az', 'be', 'bg', 'bn', 'ca', 'cs', 'da', 'de', '
   'hi', 'hr', 'hu', 'hy', 'is', 'it', 'ja', 'ka', 'kn', 'ko', 'ku', 'lo', 'lt', 'lv', 'ml', 'mr', 'ms', 'nl', 'no', 'or', 'pa', 'pl', 'pt',
   'ro', 'ru', 'sk', 'sl', 'sq', 'sr', 'sv', 'ta', 'te', 'th', 'tl', 'tr', 'uk', 'ur', 'vi', 'yo', 'zh'];
 
+/** eld's language code as a canonical BCP 47 tag (Intl.getCanonicalLocales: 'tl' is 'fil'). */
+const canonical = (code: string) => Intl.getCanonicalLocales(code)[0] ?? code;
+
 interface Eld { detect(text: string): { language: string; getScores(): Record<string, number> } }
 let detector: Promise<Eld> | undefined;
 
-/** The languages detectLanguage can name (ISO 639-1 codes). */
-export const detectionLanguages = (): ReadonlySet<string> => new Set(LANGUAGES);
+/** The languages detectLanguage can name, as canonical BCP 47 tags. */
+export const detectionLanguages = (): ReadonlySet<string> => new Set(LANGUAGES.map(canonical));
 
 /** Loads the detector's database (once; a browser downloads it then). */
 export async function loadDetector(): Promise<void> {
@@ -37,7 +40,7 @@ export async function loadDetector(): Promise<void> {
 export function scoresToConfidences(scores: Record<string, number>, temperature = SCORE_TEMPERATURE): DetectedLanguage[] {
   const entries = Object.entries(scores);
   const top = Math.max(...entries.map(([, s]) => s));
-  const weights = entries.map(([language, s]) => ({ language, w: Math.exp((s - top) / temperature) }));
+  const weights = entries.map(([code, s]) => ({ language: canonical(code), w: Math.exp((s - top) / temperature) }));
   const total = weights.reduce((sum, { w }) => sum + w, 0);
   return weights.map(({ language, w }) => ({ language, confidence: w / total })).sort((a, b) => b.confidence - a.confidence);
 }
