@@ -91,6 +91,19 @@ test('installed: translates in Node with the import the README shows', () => {
   expect(text).toMatch(/\b(Bahnhof|wo)\b/i);
 });
 
+test('installed: the Translator API from crossattn/translator-api, with the installed en→de model, and its polyfill', () => {
+  const script = `import { Translator, LanguageDetector, polyfill } from 'crossattn/translator-api';
+    const [{ detectedLanguage }] = await (await LanguageDetector.create()).detect('Where is the station?');
+    const availability = await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'de' });
+    const missing = await Translator.availability({ sourceLanguage: 'de', targetLanguage: 'en' });
+    const text = await (await Translator.create({ sourceLanguage: 'en', targetLanguage: 'de' })).translate('Where is the station?');
+    console.log(JSON.stringify({ detectedLanguage, availability, missing, text, defined: polyfill(), same: globalThis.Translator === Translator }));`;
+  const out = JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: join(work, 'project'), encoding: 'utf8' }));
+  expect(out).toMatchObject({ detectedLanguage: 'en', availability: 'available', missing: 'unavailable', same: true,
+    defined: { Translator: true, LanguageDetector: true } });
+  expect(out.text).toMatch(/\b(Bahnhof|wo)\b/i);
+});
+
 test('installed: the CLI finds the installed model, and names the package of a missing one', () => {
   const bin = join(work, 'project', 'node_modules', '.bin', 'crossattn');
   const ok = spawnSync(bin, ['translate', '--from', 'en', '--to', 'de', 'Where is the station?'], { encoding: 'utf8' });
