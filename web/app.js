@@ -10,6 +10,7 @@
 import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
+import { wireDetection } from './detect-controls.js';
 import { renderCarryNotes, renderTranslation } from './confidence-view.js';
 import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
@@ -481,8 +482,13 @@ async function main() {
   models = [...catalog.map((e) => ({ id: pairOf(e), ...e })),
             ...opened.map(({ id, ...o }) => ({ id, sourceLang: o.info.sourceLang, targetLang: o.info.targetLang, opened: o }))];
   fillDirections();
+  const detection = wireDetection($('source'), $('detected'), {
+    models: () => models, active: () => active, languageName,
+    useDirection: (id) => useModel(id, { previous: active && { entry: active, text: $('source').value } }),
+  });
   $('direction').addEventListener('change', () => {
     const pair = downloadOf(downloads, $('direction').value);
+    if (!pair && detection.byHand()) return useModel($('direction').value, { previous: active && { entry: active, text: $('source').value } });
     if (!pair) return changeModel($('direction').value);
     $('direction').value = active.id;  // the model in use stays chosen until the download is open
     return pair.kind === 'firefox' ? hub.fromFiles(pair) : hub.fromHub(pair.id);

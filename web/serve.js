@@ -19,7 +19,7 @@ import { createGzip } from 'node:zlib';
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Only these folders of the repository are served.
 const ALLOWED = ['/web/', '/dist/', '/models/', '/node_modules/d3-scale-chromatic/', '/node_modules/d3-interpolate/',
-                 '/node_modules/d3-color/'];
+                 '/node_modules/d3-color/', '/node_modules/eld/src/'];
 // Of models/, only what the page reads: model files, their cards, the catalog and other JSON (not the
 // training scripts or the training runs' checkpoints).
 const MODEL_FILES = new Set(['.crossattn', '.md', '.json']);
