@@ -37,6 +37,7 @@ test('availability: available for en→de (its model is at hand), unavailable fo
   expect(await Translator.availability(EN_DE)).toBe('available');
   expect(await Translator.availability({ sourceLanguage: 'de', targetLanguage: 'en' })).toBe('available');
   expect(await Translator.availability({ sourceLanguage: 'en', targetLanguage: 'xx' })).toBe('unavailable');
+  expect(await Translator.availability({ sourceLanguage: 'en-US', targetLanguage: 'de-CH' })).toBe('available');  // by language, region aside
   expect(await rejection(Translator.availability({ sourceLanguage: 'en_US', targetLanguage: 'de' }))).toBeInstanceOf(RangeError);
   expect(await rejection(Translator.availability({ sourceLanguage: 'en' }))).toBeInstanceOf(TypeError);
   expect((await rejection(Translator.create({ sourceLanguage: 'en', targetLanguage: 'xx' }))).name).toBe('NotSupportedError');

@@ -25,8 +25,9 @@ export interface TranslatorTranslateOptions { signal?: AbortSignal }
 /** Text that is only white space and control characters, which the spec echoes back untranslated. */
 const UNTRANSLATABLE = /^[\s\p{Cc}]*$/u;
 
-/** The models loaded in this realm, by direction, shared by the translators created for it. */
+/** The models loaded or loading in this realm, by direction, shared by the translators created for it; `ready` those loaded. */
 const loaded = new Map<string, Promise<CoreTranslator>>();
+const ready = new Set<string>();
 const key = (from: string, to: string) => `${from}\u0000${to}`;
 
 function languages(options: TranslatorCreateCoreOptions | undefined, dictionary: string): [string, string] {
@@ -47,7 +48,7 @@ function loadModel(from: string, to: string, progress: Progress, signal: AbortSi
   if (model === undefined) {
     model = settings.provider.load(from, to, (fraction) => progress.report(Math.min(fraction, 0.99)), signal);
     loaded.set(k, model);
-    model.catch(() => loaded.delete(k));
+    model.then(() => ready.add(k), () => loaded.delete(k));
   }
   return model;
 }
@@ -75,9 +76,10 @@ export class Translator {
    */
   static async availability(options: TranslatorCreateCoreOptions): Promise<Availability> {
     const [from, to] = languages(options, 'TranslatorCreateCoreOptions');
+    const k = key(from, to);
+    if (ready.has(k)) return 'available';
     const answer = await settings.provider.availability(from, to);
-    if (answer === 'downloadable' && loaded.has(key(from, to))) return 'downloading';
-    return answer;
+    return answer === 'downloadable' && loaded.has(k) ? 'downloading' : answer;
   }
 
   /**

@@ -31,12 +31,17 @@ const isNode = typeof process !== 'undefined' && typeof process.versions?.node =
 /** The Cache Storage cache browsers keep downloaded models in. */
 export const MODEL_CACHE = 'crossattn-models';
 
-/** The entry of `catalog` for the direction, or undefined. */
+const primary = (tag: string) => tag.split('-')[0].toLowerCase();
+
+/**
+ * The entry of `catalog` for the direction: the one of exactly these tags, else one whose languages
+ * match theirs without region or script ('en-US' to 'de' takes an en→de model), else undefined.
+ */
 function entryFor(catalog: CatalogEntry[], from: string, to: string): CatalogEntry | undefined {
   try {
     return modelFor(catalog, from, to);
   } catch {
-    return undefined;
+    return catalog.find((e) => primary(e.sourceLang) === primary(from) && primary(e.targetLang) === primary(to));
   }
 }
 
