@@ -15,6 +15,8 @@ export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
 export { isFlagged } from './copy-through.js';
 export { detectLanguage } from './detect-language.js';
+export { composeAlignments, translatePivot } from './pivot.js';
+export type { PivotTranslation } from './pivot.js';
 export type { DetectedLanguage } from './detect-language.js';
 export { flagNotes } from './flag-notes.js';
 export type { ByteSource, ProgressCallback } from './sources.js';

@@ -4,7 +4,9 @@
 // availability, create() with its monitor and signal, translate and translateStreaming, the quota,
 // destroy, and what crossattn adds (translateDetailed, engine).
 import { afterAll, expect, test } from 'vitest';
-import { Translator, configureTranslatorApi, DEFAULT_INPUT_QUOTA } from '../../dist/translator-api/index.js';
+import { Translator as Engine, composeAlignments } from '../../dist/index.js';
+import { Translator, catalogProvider, configureTranslatorApi, DEFAULT_INPUT_QUOTA } from '../../dist/translator-api/index.js';
+import { ROOT } from './paths.js';
 
 const EN_DE = { sourceLanguage: 'en', targetLanguage: 'de' };
 afterAll(() => configureTranslatorApi({ inputQuota: DEFAULT_INPUT_QUOTA }));
@@ -152,11 +154,57 @@ test('inputQuota and measureInputUsage: characters; past the quota a QuotaExceed
   expect(() => configureTranslatorApi({ inputQuota: 0 })).toThrow(RangeError);
 });
 
-test('beyond the spec: translateDetailed gives crossattn\'s result with attention and alignment; engine is the model', async () => {
+test('beyond the spec: translateDetailed gives crossattn\'s result with attention and alignment; engines are the models', async () => {
   const t = await Translator.create(EN_DE);
   const r = await t.translateDetailed('I am very tired.', { attention: true, alignment: true });
   expect(r.text).toBe(await t.translate('I am very tired.'));
   expect(r.crossAttention.length).toBeGreaterThan(0);
   expect(r.alignment.links.length).toBeGreaterThan(0);
-  expect(t.engine.info.targetLang).toBe('de');
+  expect(t.engines.map((e) => e.info.targetLang)).toEqual(['de']);
+});
+
+test('composeAlignments: hand-aligned pairs through a pivot give the hand alignment of source to target', () => {
+  const rows = (n, links) => Array.from({ length: n }, (_, t) => {
+    const row = new Float32Array(links.length ? Math.max(...links.map(([s]) => s)) + 1 : 0), sources = links.filter(([, u]) => u === t);
+    for (const [s] of sources) row[s] = 1 / sources.length;
+    return row;
+  });
+  // de "Ich habe Hunger ." → en "I am hungry ." → fr "J'ai faim ." (hand-aligned), and the de–fr hand alignment.
+  const deEn = [[0, 0], [1, 1], [2, 2], [3, 3]], enFr = [[0, 0], [1, 0], [2, 1], [3, 2]];
+  const composed = composeAlignments({ links: deEn, weights: rows(4, deEn) }, { links: enFr, weights: rows(3, enFr) });
+  expect(composed.links).toEqual([[0, 0], [1, 0], [2, 1], [3, 2]]);
+  expect(Array.from(composed.weights[0])).toEqual([0.5, 0.5, 0, 0]);
+  for (const row of composed.weights) expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  // A word of the pivot that two source words share, and a target word from two pivot words.
+  const a = [[0, 0], [1, 0], [2, 1]], b = [[0, 0], [1, 0], [1, 1]];
+  expect(composeAlignments({ links: a, weights: rows(2, a) }, { links: b, weights: rows(2, b) }).links).toEqual([[0, 0], [1, 0], [2, 0], [2, 1]]);
+  expect(() => composeAlignments({ links: a, weights: rows(2, a) }, { links: [], weights: [new Float32Array(3)] })).toThrow(RangeError);
+});
+
+test('a pair no model joins goes through English: two legs, both in the result, the alignment composed', async () => {
+  // This repository has no French model: the provider serves de→en, and as en→fr the en→de model.
+  const files = { 'de>en': `${ROOT}models/general-de-en/general-de-en.int8.crossattn`, 'en>fr': `${ROOT}models/general-en-de/general-en-de.int8.crossattn` };
+  configureTranslatorApi({ provider: {
+    availability: async (from, to) => (files[`${from}>${to}`] ? 'available' : 'unavailable'),
+    load: (from, to) => Engine.load(files[`${from}>${to}`]),
+  } });
+  try {
+    const pair = { sourceLanguage: 'de', targetLanguage: 'fr' };
+    expect(await Translator.availability(pair)).toBe('available');
+    expect(await Translator.availability({ sourceLanguage: 'fr', targetLanguage: 'de' })).toBe('unavailable');
+    const t = await Translator.create(pair);
+    expect(t.engines.map((e) => `${e.info.sourceLang}>${e.info.targetLang}`)).toEqual(['de>en', 'en>de']);
+    const text = 'Ich bin sehr müde.';
+    const r = await t.translateDetailed(text, { alignment: true });
+    expect(r.legs.length).toBe(2);
+    expect(r.legs[0].text).toMatch(/tired/);
+    expect(r.legs[1].sourceWords).toEqual(r.legs[0].targetWords);
+    expect(r.text).toBe(r.legs[1].text);
+    expect(await t.translate(text)).toBe(r.text);
+    expect(r.alignment).toEqual(composeAlignments(r.legs[0].alignment, r.legs[1].alignment));
+    expect(r.alignment.weights.length).toBe(r.targetWords.length);
+    expect(r.alignment.weights[0].length).toBe(r.sourceWords.length);
+  } finally {
+    configureTranslatorApi({ provider: catalogProvider() });
+  }
 });

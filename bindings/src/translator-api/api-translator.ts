@@ -1,16 +1,19 @@
 /**
  * The web platform's Translator (https://webmachinelearning.github.io/translation-api/, as Chrome 138
  * ships it) on crossattn's engine, for browsers without one and for Node: create() a translator for
- * a pair of BCP 47 languages, then translate() or translateStreaming(). Beyond the spec, each
- * translator reaches crossattn's own result, with tokens, scores, cross-attention and word
- * alignment (translateDetailed, engine). docs/translator-api.md lists every difference from the spec.
+ * a pair of BCP 47 languages, then translate() or translateStreaming(). A pair no model joins is
+ * translated through English when models to and from English are there (route.ts). Beyond the spec,
+ * each translator reaches crossattn's own result, with tokens, scores, cross-attention and word
+ * alignment (translateDetailed, engines). docs/translator-api.md lists every difference from the spec.
  */
+import type { PivotTranslation } from '../pivot.js';
 import { joinParagraphs, splitParagraphs } from '../sentences.js';
 import type { Translator as CoreTranslator, TranslateOptions as CoreOptions, Translation } from '../translator.js';
 import { inputUsage, settings } from './config.js';
 import { startMonitor, type Progress } from './create-monitor.js';
 import { abortReason, canonicalTag, quotaExceeded } from './dom-errors.js';
 import { Lifetime } from './lifetime.js';
+import { findRoute, translateDetailed, translateTexts } from './route.js';
 
 /** The spec's Availability. */
 export type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
@@ -41,16 +44,25 @@ function mayDownload(): boolean {
   return activation === undefined || activation.isActive;
 }
 
-/** The loaded model of a direction, loading it once; progress reported as it downloads. */
-function loadModel(from: string, to: string, progress: Progress, signal: AbortSignal): Promise<CoreTranslator> {
+/** The loaded model of a direction, loading it once; `onProgress` takes the fraction downloaded. */
+function loadModel(from: string, to: string, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<CoreTranslator> {
   const k = key(from, to);
   let model = loaded.get(k);
   if (model === undefined) {
-    model = settings.provider.load(from, to, (fraction) => progress.report(Math.min(fraction, 0.99)), signal);
+    model = settings.provider.load(from, to, onProgress, signal);
     loaded.set(k, model);
     model.then(() => ready.add(k), () => loaded.delete(k));
   }
   return model;
+}
+
+/** The models of a route's legs, loaded at once; progress is their mean fraction, held below 1 until both are loaded. */
+function loadLegs(legs: [string, string][], progress: Progress, signal: AbortSignal): Promise<CoreTranslator[]> {
+  const done = legs.map(() => 0);
+  return Promise.all(legs.map(([from, to], i) => loadModel(from, to, (fraction) => {
+    done[i] = fraction;
+    progress.report(Math.min(0.99, done.reduce((a, b) => a + b, 0) / legs.length));
+  }, signal)));
 }
 
 /** A macrotask's wait: what a listener of the last progress event does first (abort, say) happens before create() settles. */
@@ -59,11 +71,11 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 export class Translator {
   readonly sourceLanguage: string;
   readonly targetLanguage: string;
-  readonly #model: CoreTranslator;
+  readonly #models: CoreTranslator[];
   readonly #life: Lifetime;
 
-  private constructor(model: CoreTranslator, sourceLanguage: string, targetLanguage: string, life: Lifetime) {
-    this.#model = model;
+  private constructor(models: CoreTranslator[], sourceLanguage: string, targetLanguage: string, life: Lifetime) {
+    this.#models = models;
     this.sourceLanguage = sourceLanguage;
     this.targetLanguage = targetLanguage;
     this.#life = life;
@@ -76,15 +88,16 @@ export class Translator {
    */
   static async availability(options: TranslatorCreateCoreOptions): Promise<Availability> {
     const [from, to] = languages(options, 'TranslatorCreateCoreOptions');
-    const k = key(from, to);
-    if (ready.has(k)) return 'available';
-    const answer = await settings.provider.availability(from, to);
-    return answer === 'downloadable' && loaded.has(k) ? 'downloading' : answer;
+    const route = await findRoute(settings.provider, from, to);
+    const keys = route.legs.map(([a, b]) => key(a, b));
+    if (keys.every((k) => ready.has(k))) return 'available';
+    return route.availability === 'downloadable' && keys.some((k) => loaded.has(k)) ? 'downloading' : route.availability;
   }
 
   /**
-   * A translator for the pair. Its monitor gets downloadprogress events from 0 to 1 while the model
-   * downloads and loads.
+   * A translator for the pair, through English when no model joins the pair and models to and from
+   * English are there. Its monitor gets downloadprogress events from 0 to 1 while the models
+   * download and load.
    * @throws (as a rejection) TypeError or RangeError for bad languages; NotSupportedError when no
    *   model translates the pair; NotAllowedError when the model must be downloaded and the page has
    *   no user activation; the signal's reason when it aborts; what the monitor callback throws.
@@ -100,13 +113,14 @@ export class Translator {
     if (availability === 'downloadable' && !mayDownload()) {
       throw new DOMException(`the ${from}→${to} model must be downloaded, which needs a user activation (a click or a key press)`, 'NotAllowedError');
     }
+    const { legs } = await findRoute(settings.provider, from, to);
     return life.run(undefined, async (ended) => {
       progress.report(0);
-      const model = await loadModel(from, to, progress, ended);
+      const models = await loadLegs(legs, progress, ended);
       progress.report(1);
       await nextTask();
       if (ended.aborted) throw ended.reason;
-      return new Translator(model, from, to, life);
+      return new Translator(models, from, to, life);
     });
   }
 
@@ -127,8 +141,7 @@ export class Translator {
       this.#checkQuota(text);
       if (UNTRANSLATABLE.test(text)) return text;
       const paragraphs = splitParagraphs(text, this.sourceLanguage);
-      const results = await this.#model.translateBatch(paragraphs.flat(), { signal });
-      return joinParagraphs(paragraphs, results.map((r) => r.text));
+      return joinParagraphs(paragraphs, await translateTexts(this.#models, paragraphs.flat(), signal));
     });
   }
 
@@ -166,8 +179,8 @@ export class Translator {
     for (const [i, paragraph] of paragraphs.entries()) {
       if (i > 0) yield '\n';
       for (const [j, sentence] of paragraph.entries()) {
-        const result = await this.#life.run(signal, (both) => this.#model.translate(sentence, { signal: both }));
-        yield `${j > 0 ? ' ' : ''}${result.text}`;
+        const [translation] = await this.#life.run(signal, (both) => translateTexts(this.#models, [sentence], both));
+        yield `${j > 0 ? ' ' : ''}${translation}`;
       }
     }
   }
@@ -183,19 +196,20 @@ export class Translator {
 
   /**
    * crossattn beyond the spec: the engine's whole result for `input` (one text, translated whole):
-   * tokens, scores, cross-attention weights and word alignment, with crossattn's options.
+   * tokens, scores, cross-attention weights and word alignment, with crossattn's options; through
+   * English, a PivotTranslation with both legs and the alignment composed through the English words.
    */
-  translateDetailed(input: string, options: CoreOptions = {}): Promise<Translation> {
+  translateDetailed(input: string, options: CoreOptions = {}): Promise<Translation | PivotTranslation> {
     const text = String(input);
     return this.#life.run(options.signal, async (signal) => {
       this.#checkQuota(text);
-      return this.#model.translate(text, { ...options, html: false, signal });
+      return translateDetailed(this.#models, text, { ...options, signal });
     });
   }
 
-  /** crossattn beyond the spec: the engine's Translator this one translates with (shared by the translators of its pair). */
-  get engine(): CoreTranslator {
-    return this.#model;
+  /** crossattn beyond the spec: the engine's Translators, one for each leg (two through English), shared by the translators of their pairs. */
+  get engines(): readonly CoreTranslator[] {
+    return [...this.#models];
   }
 
   /** Ends this translator: calls in flight and later calls reject with an AbortError DOMException. */
