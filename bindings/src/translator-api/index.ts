@@ -19,6 +19,8 @@ export { Translator, LanguageDetector };
 export { configureTranslatorApi, DEFAULT_INPUT_QUOTA } from './config.js';
 export type { TranslatorApiOptions } from './config.js';
 export { catalogProvider, MODEL_CACHE } from './model-provider.js';
+export { firstOf, hubProvider } from './hub-provider.js';
+export type { HubProviderOptions } from './hub-provider.js';
 export type { ModelProvider, ProviderAvailability } from './model-provider.js';
 export { CreateMonitor } from './create-monitor.js';
 export type { Availability, TranslatorCreateCoreOptions, TranslatorCreateOptions, TranslatorTranslateOptions } from './api-translator.js';
