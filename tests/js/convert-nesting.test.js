@@ -36,10 +36,13 @@ test('YAML nested past the limit is refused by depth, in flow, block and compact
   expect(parseYamlMapping(modelYml, 'model.yml')['dim-vocabs']).toEqual([32000, 32000]);
   const blocks = (n) => Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1\n';
   expect(parseYamlMapping(blocks(40), 'model.yml')).toHaveProperty('k0');
-  for (const text of [`a: ${nested(100_000, '[', ']')}`, `a: ${nested(10_000, '{b: ', '}')}`, `a:\n${'- '.repeat(5000)}x\n`, blocks(3000),
+  for (const text of [`a: ${nested(30_000, '[', ']')}`, `a: ${nested(5000, '{b: ', '}')}`, `a:\n${'- '.repeat(5000)}x\n`, blocks(300),
     `a: ${nested(MAX_NESTING + 1, '[', ']')}`]) {
     refusedWithin(() => parseYamlMapping(text, 'model.yml'), /^model\.yml: yaml: nests deeper than 64 levels/);
   }
+  // Past 64 Ki characters, refused by size before the scan (the yaml library's time grows with the square of the keys).
+  refusedWithin(() => parseYamlMapping(`a: ${nested(100_000, '[', ']')}`, 'model.yml'), /^model\.yml: yaml: holds 200004 characters, more than the 65536/);
+  refusedWithin(() => parseYamlMapping(Array.from({ length: 10_000 }, (_, i) => `k${i}: ${i}`).join('\n'), 'model.yml'), /more than the 65536/);
 });
 
 test('a YAML alias bomb is refused by the yaml library\'s alias limit', () => {

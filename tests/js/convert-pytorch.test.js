@@ -72,12 +72,15 @@ test('a transposed (non-contiguous) tensor and an int64 tensor are refused by na
   expect(readBad(new Uint8Array(readFileSync(ints))).message).toMatch(/torch\.LongStorage: a storage of a dtype crossattn does not read/);
 });
 
+/** A pickle's bytes written as a string of code points below 256 (`\x85` is the byte 0x85, where UTF-8 would write two). */
+const latin1 = (text) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+
 test('a pickle that calls os.system is refused, and the command never runs', () => {
   const marker = join(work, 'ran');
   // protocol 2: GLOBAL posix.system, the argument tuple, REDUCE, STOP (pickle.dumps of a __reduce__ that runs a command)
   const command = `touch '${marker}'`;
   const pickle = new Uint8Array([0x80, 0x02, ...strToU8('cposix\nsystem\nq\x00X'), command.length, 0, 0, 0,
-    ...strToU8(`${command}q\x01\x85q\x02Rq\x03.`)]);
+    ...latin1(`${command}q\x01\x85q\x02Rq\x03.`)]);
   const error = readBad(zipSync({ 'archive/data.pkl': pickle, 'archive/version': strToU8('3\n') }, { level: 0 }));
   expect(error).toBeInstanceOf(ConvertError);
   expect(error.message).toBe('pytorch_model.bin: posix.system: a global that a state dict of tensors does not use: refused, and nothing in the file was run');
@@ -89,7 +92,7 @@ test('every other global a hostile pickle may name is refused by name: builtins.
   for (const [module, name] of [['builtins', 'eval'], ['builtins', 'exec'], ['subprocess', 'Popen'], ['torch', 'load'], ['__builtin__', 'getattr']]) {
     // protocol 2: GLOBAL module.name, a one-string tuple, REDUCE, STOP
     const pickle = new Uint8Array([0x80, 0x02, ...strToU8(`c${module}\n${name}\nq\x00X`), code.length, 0, 0, 0,
-      ...strToU8(`${code}q\x01\x85q\x02Rq\x03.`)]);
+      ...latin1(`${code}q\x01\x85q\x02Rq\x03.`)]);
     const error = readBad(zipSync({ 'archive/data.pkl': pickle, 'archive/version': strToU8('3\n') }, { level: 0 }));
     expect(error, `${module}.${name}`).toBeInstanceOf(ConvertError);
     expect(error.message).toBe(`pytorch_model.bin: ${module}.${name}: a global that a state dict of tensors does not use: refused, and nothing in the file was run`);

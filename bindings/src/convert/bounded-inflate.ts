@@ -7,6 +7,7 @@
  *
  * Zip members are inflated by fflate into a buffer of the size their central directory declares,
  * so their sizes are checked before any inflating; a member that lies about its size is cut there.
+ * The directory itself must fit in the file and hold the members it declares.
  * Gzip is inflated as a stream (fflate's Gunzip), fed in slices, into a buffer of the size its
  * trailer declares, and stopped when it passes it.
  */
@@ -64,6 +65,31 @@ export function gunzipBounded(bytes: Uint8Array, file: string, field = 'gzip'): 
   return out;
 }
 
+// Zip's end of central directory (APPNOTE.TXT 4.3.16): its signature, its smallest size, and where
+// the zip64 locator and record (4.3.15, 4.3.14) say the directory is when its fields are full.
+const EOCD = 0x06054b50, EOCD_BYTES = 22, ZIP64_LOCATOR = 0x07064b50, ZIP64_EOCD = 0x06064b50;
+const CENTRAL_HEADER_BYTES = 46;
+
+/**
+ * The central directory a zip's end record declares: its member count, size and offset (from the
+ * zip64 record where the end record's fields are full), or a reason it cannot be read.
+ */
+function zipDirectory(bytes: Uint8Array): { entries: number; size: number; offset: number } | string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = -1;
+  for (let at = bytes.length - EOCD_BYTES; at >= Math.max(0, bytes.length - EOCD_BYTES - 0xffff); at--) {
+    if (view.getUint32(at, true) === EOCD) { eocd = at; break; }
+  }
+  if (eocd < 0) return 'no end of central directory';
+  const entries = view.getUint16(eocd + 10, true), size = view.getUint32(eocd + 12, true), offset = view.getUint32(eocd + 16, true);
+  if (entries !== 0xffff && size !== 0xffffffff && offset !== 0xffffffff) return { entries, size, offset };
+  const locator = eocd - 20;
+  if (locator < 0 || view.getUint32(locator, true) !== ZIP64_LOCATOR) return 'full end-of-directory fields without a zip64 locator';
+  const record = Number(view.getBigUint64(locator + 8, true));
+  if (record + 56 > bytes.length || view.getUint32(record, true) !== ZIP64_EOCD) return 'a zip64 locator that points at no zip64 record';
+  return { entries: Number(view.getBigUint64(record + 32, true)), size: Number(view.getBigUint64(record + 40, true)), offset: Number(view.getBigUint64(record + 48, true)) };
+}
+
 /**
  * The members of a zip archive, by name.
  * @param describe says what a file that is not a readable zip is ("not a readable .npz archive").
@@ -71,6 +97,13 @@ export function gunzipBounded(bytes: Uint8Array, file: string, field = 'gzip'): 
  */
 export function unzipBounded(bytes: Uint8Array, file: string, field: string, describe: string): Record<string, Uint8Array> {
   const cap = inflateCap(bytes.length);
+  // A directory that lies about its members (2^40 of them) would have fflate read headers for ever.
+  const directory = zipDirectory(bytes);
+  if (typeof directory === 'string') throw new ConvertError(file, field, `${describe} (${directory})`);
+  const { entries, size, offset } = directory;
+  if (offset + size > bytes.length || entries * CENTRAL_HEADER_BYTES > size) {
+    throw new ConvertError(file, field, `${describe} (its directory declares ${entries} members in ${size} bytes at byte ${offset}, which the file cannot hold)`);
+  }
   let total = 0;
   try {
     return unzipSync(bytes, {

@@ -11,6 +11,12 @@ import { ConvertError } from './convert-error.js';
 
 /** The deepest nesting of arrays and objects (JSON) or collections (YAML) a file may have. */
 export const MAX_NESTING = 64;
+/**
+ * The largest YAML text read, in characters: Marian's model.yml and decoder.yml are a few kilobytes,
+ * and the yaml library's time grows with the square of the keys or anchors (2026-11-29: a megabyte
+ * of keys took 129 s, of anchors 96 s).
+ */
+export const MAX_YAML_CHARACTERS = 1 << 16;
 
 /** Whether JSON `text` nests arrays and objects deeper than `limit`: a scan of brackets outside strings. */
 function jsonDeeperThan(text: string, limit: number): boolean {
@@ -89,10 +95,13 @@ export function parseJson(text: string, file: string, field: string): unknown {
 
 /**
  * The YAML mapping of `text` (Marian's model.yml and decoder.yml).
- * @throws ConvertError ('yaml') when it is not YAML, not a mapping, nests deeper than MAX_NESTING, or
- *   expands more aliases than the yaml library's limit (100, against alias bombs).
+ * @throws ConvertError ('yaml') when it is not YAML, not a mapping, longer than MAX_YAML_CHARACTERS,
+ *   nests deeper than MAX_NESTING, or expands more aliases than the yaml library's limit (100, against alias bombs).
  */
 export function parseYamlMapping(text: string, file: string): Record<string, unknown> {
+  if (text.length > MAX_YAML_CHARACTERS) {
+    throw new ConvertError(file, 'yaml', `holds ${text.length} characters, more than the ${MAX_YAML_CHARACTERS} a Marian model.yml may: refused before parsing`);
+  }
   let value: unknown;
   try {
     if (yamlDeeperThan(text, MAX_NESTING)) throw nestingError(file, 'yaml');

@@ -8,19 +8,9 @@
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { ConvertError } from './convert-error.js';
-import type { ModelFiles } from './model-files.js';
+import { fileCap, type ModelFiles } from './model-files.js';
 
-/** The largest text file read (JSON, YAML, a model card, a SentencePiece model or vocabulary), in bytes: 64 MiB. */
-export const MAX_TEXT_FILE_BYTES = 64 * 2 ** 20;
-/** The largest weights file read (.safetensors, .bin, .npz, .onnx, their .gz), in bytes: 2 GiB. */
-export const MAX_WEIGHTS_FILE_BYTES = 2 * 2 ** 30;
-
-const TEXT_FILE = /\.(json|ya?ml|md|txt|spm|vocab|model)(\.gz)?$/i;
-
-/** The cap on a file of this name: MAX_TEXT_FILE_BYTES for text and tokenizers, else MAX_WEIGHTS_FILE_BYTES. */
-export function fileCap(path: string): number {
-  return TEXT_FILE.test(path) ? MAX_TEXT_FILE_BYTES : MAX_WEIGHTS_FILE_BYTES;
-}
+export { MAX_TEXT_FILE_BYTES, MAX_WEIGHTS_FILE_BYTES, fileCap } from './model-files.js';
 
 // The bytes of the regular file at `path`, opened without blocking and checked on its descriptor.
 function readRegular(path: string, shown: string): Uint8Array {

@@ -7,7 +7,7 @@
  * - a Marian model as Bergamot and Firefox ship it: a .npz or .bin file (gzipped or not), or a folder holding one.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { ConvertError } from './convert-error.js';
 import { checkEngineRuns } from './engine-check.js';
@@ -24,7 +24,9 @@ export type { InputFormat } from './convert-model.js';
  */
 export function detectFormat(input: string): { format: InputFormat; path: string; model?: string } {
   if (!existsSync(input)) throw new ConvertError(input, 'input', 'no such file or folder');
-  if (statSync(input).isFile()) {
+  const kind = statSync(input);
+  if (!kind.isFile() && !kind.isDirectory()) throw new ConvertError(input, 'input', 'is not a regular file or a folder (a FIFO, socket or device)');
+  if (kind.isFile()) {
     if (/\.safetensors$|config\.json$|pytorch_model\.bin$/.test(input)) return detectFormat(dirname(input));
     if (/\.(npz|bin)(\.gz)?$/.test(input)) return { format: 'marian', path: dirname(input), model: basename(input) };
     if (input.endsWith('.onnx')) return detectFormat(dirname(dirname(input)));
@@ -50,7 +52,7 @@ export async function convertModel(input: string, options: ConvertOptions = {}):
  *   converted model the engine refuses to load or run ('engine'); nothing is written then. A temporary file that cannot be removed after a failure is named in the message.
  */
 export async function convertFile(input: string, output: string, version: string, options: ConvertOptions = {}): Promise<ConvertedModel> {
-  refuseInputAsOutput(input, output);
+  checkOutput(input, output);
   const model = await convertModel(input, options);
   const bytes = await writeModelFile(model, version);
   await checkEngineRuns(bytes, output);
@@ -76,13 +78,27 @@ export async function convertFile(input: string, output: string, version: string
   return model;
 }
 
-// The output may not be the input, nor a file inside the input folder that is not a .crossattn
+// The output must be a file or nothing yet (not a folder, FIFO or device, which the rename would
+// replace), and may not be the input, nor a file inside the input folder that is not a .crossattn
 // (writing there would destroy what the converter reads).
-function refuseInputAsOutput(input: string, output: string): void {
+function checkOutput(input: string, output: string): void {
+  const there = lstatOrUndefined(output);
+  if (there && !there.isFile() && !there.isSymbolicLink()) {  // renaming over a device or FIFO would replace it
+    throw new ConvertError(output, 'output', `is ${there.isDirectory() ? 'a folder' : 'not a regular file (a FIFO, socket or device)'}: name a .crossattn file to write`);
+  }
   if (!existsSync(output) || !existsSync(input)) return;
   const [from, to] = [realpathSync(input), realpathSync(output)];
   const folder = statSync(from).isDirectory() ? from : dirname(from);
   if (to === from || (to.startsWith(`${folder}${sep}`) && !to.endsWith('.crossattn'))) {
     throw new ConvertError(output, 'output', `is ${to === from ? 'the input' : `a file of the input folder ${folder}`}: write the .crossattn elsewhere`);
+  }
+}
+
+/** `path`'s own stat (a symlink's, not its target's), or undefined when nothing is there. */
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }

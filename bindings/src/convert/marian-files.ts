@@ -6,7 +6,7 @@
  * trained by Marian itself, `model.npz.yml` / `decoder.yml`. Files may be gzipped (`.gz`), as the
  * repository stores them.
  */
-import { ConvertError } from './convert-error.js';
+import { ConvertError, shown } from './convert-error.js';
 import { parseYamlMapping } from './bounded-parse.js';
 import { gunzipBounded } from './bounded-inflate.js';
 import type { ModelFiles } from './model-files.js';
@@ -52,8 +52,12 @@ const inFolder = (path: string) => path.replace(/^(\.\/)+/, '');
 function decoderYmlPaths(folder: ModelFiles): { vocabs?: string[]; shortlist?: string } {
   if (!folder.has('decoder.yml')) return {};
   const yml = readYaml(folder, 'decoder.yml');
-  const vocabs = Array.isArray(yml.vocabs) ? yml.vocabs.map((v) => inFolder(String(v))) : undefined;
-  const shortlist = Array.isArray(yml.shortlist) && yml.shortlist.length > 0 ? inFolder(String(yml.shortlist[0])) : undefined;
+  const path = (v: unknown, field: string) => {
+    if (typeof v !== 'string') throw new ConvertError(folder.display('decoder.yml'), field, `is ${shown(v)}, not a file name`);
+    return inFolder(v);
+  };
+  const vocabs = Array.isArray(yml.vocabs) ? yml.vocabs.map((v, i) => path(v, `vocabs[${i}]`)) : undefined;
+  const shortlist = Array.isArray(yml.shortlist) && yml.shortlist.length > 0 ? path(yml.shortlist[0], 'shortlist[0]') : undefined;
   return { vocabs, shortlist };
 }
 

@@ -6,6 +6,22 @@
 import { ConvertError } from './convert-error.js';
 import { parseJson } from './bounded-parse.js';
 
+/**
+ * The largest text file read (JSON, YAML, a model card, a SentencePiece model or vocabulary), in
+ * bytes: 16 MiB, ten times the largest MarianMT vocabulary or tokenizer.json (a 59 MB vocab.json of
+ * 3.2 million entries took 11 s and 1 GB to refuse).
+ */
+export const MAX_TEXT_FILE_BYTES = 16 * 2 ** 20;
+/** The largest weights file read (.safetensors, .bin, .npz, .onnx, their .gz), in bytes: 2 GiB. */
+export const MAX_WEIGHTS_FILE_BYTES = 2 * 2 ** 30;
+
+const TEXT_FILE = /\.(json|ya?ml|md|txt|spm|vocab|model)(\.gz)?$/i;
+
+/** The cap on a file of this name: MAX_TEXT_FILE_BYTES for text and tokenizers, else MAX_WEIGHTS_FILE_BYTES. */
+export function fileCap(path: string): number {
+  return TEXT_FILE.test(path) ? MAX_TEXT_FILE_BYTES : MAX_WEIGHTS_FILE_BYTES;
+}
+
 /** A model's folder. Paths are relative to it, with '/' between folders ('onnx/encoder_model.onnx'). */
 export interface ModelFiles {
   /** The folder as errors show it: a path on disk, or the URL its files came from. */
@@ -34,6 +50,8 @@ export function memoryFiles(root: string, name: string, files: Map<string, Uint8
     bytes(path) {
       const bytes = files.get(path);
       if (bytes === undefined) throw new ConvertError(display(path), 'file', 'missing: the folder needs it');
+      const cap = fileCap(path);
+      if (bytes.length > cap) throw new ConvertError(display(path), 'file', `is ${bytes.length} bytes, over the ${cap} bytes a file of its kind may have`);
       return bytes;
     },
     names: () => [...files.keys()].filter((p) => !p.includes('/')).sort(),

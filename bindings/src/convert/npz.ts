@@ -41,7 +41,7 @@ export function parseNpy(bytes: Uint8Array, file: string, name: string): NpyArra
     throw new ConvertError(file, name, `unreadable .npy header ${JSON.stringify(header.trim())}`);
   }
   if (fortran === 'True') throw new ConvertError(file, name, 'Fortran-ordered arrays are not supported');
-  const itemSize = ITEM_SIZE[descr];
+  const itemSize = Object.hasOwn(ITEM_SIZE, descr) ? ITEM_SIZE[descr] : undefined;
   if (itemSize === undefined) throw new ConvertError(file, name, `dtype ${descr} is not supported (float32, float16 or int8)`);
   const shape = shapeText.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
   if (!shape.every((n) => Number.isSafeInteger(n) && n >= 0)) throw new ConvertError(file, name, `shape (${shapeText}) is not a tuple of sizes`);

@@ -47,7 +47,11 @@ class Dataflow {
       this.order.set(n, i);
       for (const o of n.outputs) this.producer.set(o, n);
       if (n.opType === 'Constant') n.outputs.forEach((o) => this.constants.add(o));
-      for (const input of n.inputs) this.consumers.set(input, [...(this.consumers.get(input) ?? []), n]);
+      for (const input of n.inputs) {
+        const list = this.consumers.get(input);
+        if (list) list.push(n);
+        else this.consumers.set(input, [n]);
+      }
     });
   }
 
@@ -95,7 +99,7 @@ class Dataflow {
           seen.add(n);
           const slot = n.inputs.indexOf(value);
           if (stop(n, slot)) return { node: n, slot };
-          if (through(n)) next.push(...n.outputs);
+          if (through(n)) for (const o of n.outputs) next.push(o);  // not a spread: a node may have a million outputs
         }
       }
       frontier = next;
@@ -129,8 +133,8 @@ class Dataflow {
   /** The activation a product reads: through quantization and shape ops back to a float tensor. */
   stream(n: OnnxNode): string {
     let value = n.inputs[0];
-    for (let p = this.producer.get(value); p && ['DynamicQuantizeLinear', 'Cast', 'Identity'].includes(p.opType); p = this.producer.get(value)) {
-      value = p.inputs[0];
+    for (let hops = 0, p = this.producer.get(value); hops < 64 && p && ['DynamicQuantizeLinear', 'Cast', 'Identity'].includes(p.opType); hops++, p = this.producer.get(value)) {
+      value = p.inputs[0];  // at most 64 hops: an Identity that feeds itself loops
     }
     return value;
   }

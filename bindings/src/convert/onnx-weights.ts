@@ -44,7 +44,11 @@ class GraphWeights {
   constructor(private readonly graph: OnnxGraph, private readonly file: string) {
     for (const n of graph.nodes) {
       for (const o of n.outputs) this.producer.set(o, n);
-      for (const i of n.inputs) this.consumers.set(i, [...(this.consumers.get(i) ?? []), n]);
+      for (const i of n.inputs) {
+        const list = this.consumers.get(i);
+        if (list) list.push(n);
+        else this.consumers.set(i, [n]);
+      }
     }
   }
 
@@ -83,8 +87,11 @@ class GraphWeights {
 
   /** A float initializer, or one reached through Transpose (perm [1, 0]): [rows, cols] as stored for nn.Linear. */
   private linearWeight(input: string, transposed: boolean, field: string): Tensor {
-    const via = this.producer.get(input);
-    if (via && via.opType === 'Transpose' && this.graph.initializers.has(via.inputs[0])) return this.linearWeight(via.inputs[0], !transposed, field);
+    // Through Transposes of an initializer, at most a few (a damaged graph may loop one on itself).
+    for (let hops = 0, via = this.producer.get(input); via?.opType === 'Transpose' && this.graph.initializers.has(via.inputs[0]); via = this.producer.get(input)) {
+      if (++hops > 4) throw new ConvertError(this.file, field, `'${input}' is reached through more than 4 Transposes (a loop in the graph)`);
+      [input, transposed] = [via.inputs[0], !transposed];
+    }
     const t = this.init(input, field);
     if (!(t.data instanceof Float32Array) || t.dims.length !== 2) throw new ConvertError(this.file, field, `'${input}' is not a float matrix`);
     const [rows, cols] = t.dims;
@@ -140,8 +147,8 @@ class GraphWeights {
 
   /** The initializer `name` reads through Identity nodes (an exporter's deduplication of shared weights). */
   private weightName(name: string): string {
-    for (let via = this.producer.get(name); via?.opType === 'Identity' && !this.graph.initializers.has(name); via = this.producer.get(name)) {
-      name = via.inputs[0];
+    for (let hops = 0, via = this.producer.get(name); hops < 64 && via?.opType === 'Identity' && !this.graph.initializers.has(name); hops++, via = this.producer.get(name)) {
+      name = via.inputs[0];  // at most 64 hops: Identities in a cycle loop
     }
     return name;
   }

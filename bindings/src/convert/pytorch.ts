@@ -12,6 +12,7 @@
 import { unzipBounded } from './bounded-inflate.js';
 import { NameRegistry, Parser } from 'pickleparser';
 import { ConvertError, shown } from './convert-error.js';
+import { checkPickleOpcodes } from './pickle-opcodes.js';
 import type { Tensor } from './model-file.js';
 import { bf16ToF32 } from './safetensors.js';
 
@@ -30,7 +31,7 @@ const storageClass = (type: unknown) => [...STORAGE_CLASSES].find(([, marker]) =
 interface StorageRef { storage: true; key: string; dtype: 'F32' | 'F16' | 'BF16'; size: number; numel: number }
 
 /** What `_rebuild_tensor_v2` returns here: the storage and the view of it that the tensor is. */
-interface TensorRef { tensor: true; storage: StorageRef; offset: number; shape: number[]; stride: number[] }
+interface TensorRef { tensor: true; storage: StorageRef; offset: number; shape: readonly number[]; stride: readonly number[] }
 
 /** The dict `collections.OrderedDict()` makes; its instance attributes (`_metadata`) are ignored. */
 class StateDict extends Map<unknown, unknown> {
@@ -38,6 +39,16 @@ class StateDict extends Map<unknown, unknown> {
 }
 
 const isSizes = (v: unknown): v is number[] => Array.isArray(v) && v.length <= 8 && v.every((x) => Number.isSafeInteger(x) && x >= 0);
+
+/**
+ * The tensors and storages this reader made, frozen: only these are tensors, whatever else the pickle
+ * builds (a dict with a `tensor` key, a BUILD that sets a field of one after it was checked).
+ */
+const made = new WeakSet<object>();
+const make = <T extends object>(value: T): T => {
+  made.add(Object.freeze(value));
+  return value;
+};
 
 /** The names the pickle may use; every other is refused (onMissingName). */
 function registry(file: string): NameRegistry {
@@ -51,10 +62,11 @@ function registry(file: string): NameRegistry {
   })();
   names.register('collections', 'OrderedDict', () => new StateDict());
   names.register('torch._utils', '_rebuild_tensor_v2', (storage: unknown, offset: unknown, shape: unknown, stride: unknown): TensorRef => {
-    if (!(storage as StorageRef)?.storage || !Number.isSafeInteger(offset) || !isSizes(shape) || !isSizes(stride) || shape.length !== stride.length) {
+    if (!Number.isSafeInteger(offset) || !isSizes(shape) || !isSizes(stride) || shape.length !== stride.length) {
       throw new ConvertError(file, 'data.pkl', `_rebuild_tensor_v2 with arguments ${shown([offset, shape, stride])} that do not describe a tensor`);
     }
-    return { tensor: true, storage: storage as StorageRef, offset: offset as number, shape, stride };
+    if (!made.has(storage as object)) throw new ConvertError(file, 'data.pkl', '_rebuild_tensor_v2 of something that is not a storage');
+    return make({ tensor: true, storage: storage as StorageRef, offset: offset as number, shape: Object.freeze([...shape]), stride: Object.freeze([...stride]) });
   });
   names.register('torch._utils', '_rebuild_parameter', (data: unknown) => data);
   for (const [name, marker] of STORAGE_CLASSES) names.register('torch', name, marker);
@@ -71,7 +83,7 @@ function storageOf(pid: unknown, file: string): StorageRef {
     throw new ConvertError(file, 'data.pkl', `persistent id ${shown(pid)} is not a storage`);
   }
   if (!info) throw new ConvertError(file, `data/${key}`, 'a storage of a dtype crossattn does not read (float32, float16, bfloat16)');
-  return { storage: true, key, dtype: info.dtype, size: info.size, numel: numel as number };
+  return make({ storage: true, key, dtype: info.dtype, size: info.size, numel: numel as number });
 }
 
 /** The contiguous bytes of one tensor in its storage member (copied only when a typed array could not view them). */
@@ -116,6 +128,7 @@ export function readPytorch(bytes: Uint8Array, file: string): Map<string, Tensor
   const pickleName = Object.keys(zip).find((n) => /^[^/]+\/data\.pkl$/.test(n));
   if (!pickleName) throw new ConvertError(file, 'data.pkl', 'missing: not a torch.save archive');
   const prefix = pickleName.slice(0, -'data.pkl'.length);
+  checkPickleOpcodes(zip[pickleName], file);
   let dict: unknown;
   const warn = console.warn;
   // pickleparser warns on the console of a 64-bit length past 2^53, which then fails as past the data:
@@ -136,9 +149,11 @@ export function readPytorch(bytes: Uint8Array, file: string): Map<string, Tensor
   if (!(dict instanceof Map)) throw new ConvertError(file, 'data.pkl', 'holds no dict of tensors');
   const tensors = new Map<string, Tensor>();
   for (const [name, value] of dict) {
-    if (typeof name !== 'string' || !(value as TensorRef)?.tensor) throw new ConvertError(file, String(name), 'is not a tensor');
+    if (typeof name !== 'string' || typeof value !== 'object' || value === null || !made.has(value) || !(value as TensorRef).tensor) {
+      throw new ConvertError(file, typeof name === 'string' ? name : shown(name), 'is not a tensor');
+    }
     const t = value as TensorRef;
-    tensors.set(name, tensorOf(tensorBytes(t, zip, prefix, file, name), t.storage.dtype, t.shape));
+    tensors.set(name, tensorOf(tensorBytes(t, zip, prefix, file, name), t.storage.dtype, [...t.shape]));
   }
   return tensors;
 }

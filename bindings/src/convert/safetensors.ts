@@ -35,6 +35,12 @@ const isSizes = (v: unknown, max: number): v is number[] =>
   Array.isArray(v) && v.length <= max && v.every((x) => Number.isSafeInteger(x) && x >= 0);
 
 /**
+ * The largest safetensors header read, in bytes: a header lists about 100 bytes a tensor, so 8 MiB
+ * holds 80,000 tensors; 60 MB of empty tensors took 1.3 GB to parse.
+ */
+export const MAX_HEADER_BYTES = 8 * 2 ** 20;
+
+/**
  * The tensors' byte ranges must tile the data, in some order, with no overlap and no gap, as the
  * safetensors library requires (safetensors/src/tensor.rs, validate: "InvalidOffset"): two tensors
  * sharing bytes, or bytes no tensor owns, mark a file made to mislead a reader.
@@ -61,6 +67,7 @@ export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<
   if (file.length < 8) throw new ConvertError(path, 'header', 'shorter than the 8-byte header length');
   const n = Number(new DataView(file.buffer, file.byteOffset, file.byteLength).getBigUint64(0, true));
   if (8 + n > file.length) throw new ConvertError(path, 'header', `says ${n} header bytes, the file has ${file.length - 8}`);
+  if (n > MAX_HEADER_BYTES) throw new ConvertError(path, 'header', `is ${n} bytes, over the ${MAX_HEADER_BYTES} of any model's header: refused before parsing`);
   const header = parseJson(new TextDecoder().decode(file.subarray(8, 8 + n)), path, 'header');
   if (!isObject(header)) throw new ConvertError(path, 'header', `is ${shown(header)}, not a JSON object of tensors`);
   const data = file.subarray(8 + n);
@@ -73,7 +80,8 @@ export function readSafetensors(file: Uint8Array, path: string): { tensors: Map<
       metadata = entry as unknown as Record<string, string>;
       continue;
     }
-    const { dtype, shape, data_offsets: offsets } = (isObject(entry) ? entry : {}) as Record<string, unknown>;
+    if (!isObject(entry)) throw new ConvertError(path, name, `is ${shown(entry)}, not a tensor entry ({dtype, shape, data_offsets})`);
+    const { dtype, shape, data_offsets: offsets } = entry as Record<string, unknown>;
     const size = typeof dtype === 'string' && Object.hasOwn(ELEMENT_SIZE, dtype) ? ELEMENT_SIZE[dtype] : undefined;
     if (size === undefined) throw new ConvertError(path, name, `unknown dtype ${shown(dtype)}`);
     if (!isSizes(shape, 8) || !isSizes(offsets, 2) || offsets.length !== 2) {

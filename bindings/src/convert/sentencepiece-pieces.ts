@@ -32,6 +32,18 @@ function readPiece(reader: protobuf.Reader, end: number): { piece: string; type:
 }
 
 /**
+ * The longest piece a vocabulary may hold, in UTF-16 code units. SentencePiece trains pieces of 16
+ * characters at most by default; the engine's tokenizer overflowed its stack on a piece of 20 MB.
+ */
+export const MAX_PIECE_LENGTH = 1024;
+
+/** @throws ConvertError naming `field[i]` for the first piece longer than MAX_PIECE_LENGTH. */
+export function checkPieceLengths(pieces: readonly string[], file: string, field: string): void {
+  const long = pieces.findIndex((p) => p.length > MAX_PIECE_LENGTH);
+  if (long >= 0) throw new ConvertError(file, `${field}[${long}]`, `a piece of ${pieces[long].length} characters, over the ${MAX_PIECE_LENGTH} any vocabulary has`);
+}
+
+/**
  * The pieces of the SentencePiece model in `bytes`.
  * @throws ConvertError naming `file` when it is not a SentencePiece model (unreadable protobuf, no
  *   pieces, or no UNKNOWN piece).
@@ -56,6 +68,7 @@ export function readSentencePieceVocab(bytes: Uint8Array, file: string): Sentenc
     throw new ConvertError(file, 'pieces', `not a SentencePiece model (${e instanceof Error ? e.message : String(e)})`);
   }
   if (pieces.length === 0) throw new ConvertError(file, 'pieces', 'not a SentencePiece model: it lists no pieces');
+  checkPieceLengths(pieces, file, 'pieces');
   if (unkId < 0) throw new ConvertError(file, 'pieces', 'the SentencePiece model has no unknown piece');
   const ids = new Map<string, number>();
   pieces.forEach((p, i) => { if (!ids.has(p)) ids.set(p, i); });

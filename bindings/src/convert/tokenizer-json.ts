@@ -15,6 +15,7 @@
  *   as MarianTokenizer splits them off before the Unigram model).
  */
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
+import { checkPieceLengths } from './sentencepiece-pieces.js';
 import { readJsonFile, type ModelFiles } from './model-files.js';
 import { PIECE_BYTE, PIECE_CONTROL, PIECE_NORMAL, PIECE_UNKNOWN, PIECE_USER_DEFINED, writeUnigramModel, type SentencePieceEntry } from './sentencepiece-model.js';
 
@@ -81,6 +82,7 @@ export function rebuildSentencePiece(files: ModelFiles, file: string): RebuiltTo
   const bad = model.vocab.findIndex((e) => !(Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number' && Number.isFinite(e[1])));
   if (bad >= 0) throw new ConvertError(path, `model.vocab[${bad}]`, `is ${shown(model.vocab[bad])}, not a [piece, score] pair`);
   const vocab = model.vocab.map(([piece]) => piece);
+  checkPieceLengths(vocab, path, 'model.vocab');
   const unkId = model.unk_id ?? -1;
   if (!(Number.isInteger(unkId) && unkId >= 0 && unkId < vocab.length)) throw new ConvertError(path, 'model.unk_id', `is ${shown(model.unk_id)}; SentencePiece needs an unknown piece`);
   const added = json.added_tokens ?? [];
