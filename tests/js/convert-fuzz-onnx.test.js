@@ -178,6 +178,7 @@ test('damaged transformers.js folders found by fuzzing are ConvertErrors', async
     const g = GRAPHS.decoder;
     return filesOf(undefined, { ...GRAPHS, decoder: { ...g, initializer: g.initializer.map((t) => (t.name === name ? { ...t, ...change } : t)) } });
   };
+  const withNodes = (edit) => filesOf(undefined, { ...GRAPHS, decoder: { ...GRAPHS.decoder, node: edit(GRAPHS.decoder) } });
   const withTokenizer = (change) => filesOf({ 'config.json': CONFIG, 'tokenizer.json': { ...TOKENIZER, ...change } });
   const cases = [
     ['a float initializer of 6 bytes (a RangeError)', withInitializer('lm_head.w', { raw_data: new Uint8Array(6) })],
@@ -188,6 +189,18 @@ test('damaged transformers.js folders found by fuzzing are ConvertErrors', async
     ['tokenizer.json: pretokenizers a string', withTokenizer({ pre_tokenizer: { type: 'Sequence', pretokenizers: 'x' } })],
     ['tokenizer.json: normalizers a number', withTokenizer({ normalizer: { type: 'Sequence', normalizers: 3 } })],
     ['tokenizer.json: null', filesOf({ 'config.json': CONFIG, 'tokenizer.json': null })],
+    // Loops and floods a probe of hostile graphs found (2026-11-29): each hung or overflowed the stack.
+    ['an Identity that feeds itself, read by a product', withNodes((g) => {
+      const mm = g.node.find((n) => n.op_type === 'MatMul');
+      return [{ name: '/loop', op_type: 'Identity', input: ['loop'], output: ['loop'] }, ...g.node.map((n) => (n === mm ? { ...n, input: ['loop', n.input[1]] } : n))];
+    })],
+    ['a Transpose of the output weight onto itself', withNodes((g) => [...g.node, { name: '/t', op_type: 'Transpose', input: ['lm_head.w'], output: ['lm_head.w'] }])],
   ];
+  const wide = withNodes((g) => {  // an Identity of 200,000 outputs after a product, and 30,000 nodes reading one value
+    const mm = g.node.find((n) => n.op_type === 'MatMul');
+    const readers = Array.from({ length: 30_000 }, (_, i) => ({ name: `/r${i}`, op_type: 'Relu', input: ['embed_scale'], output: [`r${i}`] }));
+    return [...g.node, { name: '/wide', op_type: 'Identity', input: mm.output, output: Array.from({ length: 200_000 }, (_, i) => `w${i}`) }, ...readers];
+  });
+  expect(['ok', 'error']).toContain(await convertFolder(wide, 'wide'));
   for (const [i, [what, files]] of cases.entries()) expect(await convertFolder(files, `case-${i}`), what).toBe('error');
 });
