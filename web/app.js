@@ -11,6 +11,7 @@ import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from 
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
 import { wireDetection } from './detect-controls.js';
+import { PivotPool, pivotEntries } from './pivot-pool.js';
 import { renderCarryNotes, renderTranslation } from './confidence-view.js';
 import { renderExplain } from './explain.js';
 import { drawHeadGrid } from './head-grid.js';
@@ -153,8 +154,24 @@ function showScrollCue() {
   $('heatmap-scroll-cue').hidden = box.scrollWidth <= box.clientWidth + 1;
 }
 
+// The layer and head choices for a model of `config` (the last layer, heads averaged).
+function fillLayerAndHead(config) {
+  fillSelect($('layer'), Array.from({ length: config.decoderLayers }, (_, l) => [l, `${l + 1} of ${config.decoderLayers}`]));
+  $('layer').value = String(config.decoderLayers - 1);
+  fillSelect($('head'), [['avg', 'average of heads'], ...Array.from({ length: config.nHeads }, (_, h) => [h, `${h + 1}`])]);
+}
+
+// The sentence chosen, as the views show it: through English, the leg chosen (its own source text and model config).
 function selectSentence() {
-  current = sentences[Number($('sentence').value)] ?? null;
+  const sentence = sentences[Number($('sentence').value)] ?? null;
+  const leg = Number($('leg').value);
+  current = sentence?.legs && translator?.legConfigs
+    ? { ...sentence.legs[leg], source: leg === 0 ? sentence.source : sentence.legs[0].text, direction: sentence.direction, model: sentence.model,
+        config: translator.legConfigs[leg] }
+    : sentence;
+  if (current?.config && ($('layer').options.length !== current.config.decoderLayers || $('head').options.length !== current.config.nHeads + 1)) {
+    fillLayerAndHead(current.config);  // the legs' models may differ in layers or heads
+  }
   showHypotheses();
   render();
 }
@@ -265,6 +282,11 @@ function newWorkers() {
 }
 
 function loadPool(entry) {
+  if (entry.pivot && !pools.has(entry.id)) {
+    const pool = Promise.all(entry.pivot.map(loadPool)).then(([first, second]) => new PivotPool(first, second));
+    pool.catch(() => pools.delete(entry.id));
+    pools.set(entry.id, pool);
+  }
   if (!pools.has(entry.id)) {
     showLoading(entry.opened ? entry.opened.info.name : entry.model.split('/').pop().replace(/\.crossattn$/, ''),
                 entry.opened?.size ?? entry.size);
@@ -281,13 +303,18 @@ function loadPool(entry) {
 // The direction choice: every model the catalog and the opened models offer, by language pair; an
 // opened model's label names it, so that two models of one direction are told apart.
 function fillDirections() {
+  models = [...models.filter((m) => !m.pivot), ...pivotEntries(models)];  // pivot-pool.js
   const option = (m) => new Option(m.opened ? `${pairName(m.sourceLang, m.targetLang)} (${m.opened.info.name})`
-    : pairName(m.sourceLang, m.targetLang), m.id);
+    : m.pivot ? `${pairName(m.sourceLang, m.targetLang)} (through English)` : pairName(m.sourceLang, m.targetLang), m.id);
+  const groupOf = (label, list) => {
+    const group = document.createElement('optgroup');
+    group.label = label;
+    group.append(...list.map(option));
+    return list.length ? [group] : [];
+  };
   const opened = models.filter((m) => m.opened);
-  const group = document.createElement('optgroup');
-  group.label = 'Opened models';
-  group.append(...opened.map(option));
-  $('direction').replaceChildren(...models.filter((m) => !m.opened).map(option), ...(opened.length ? [group] : []),
+  $('direction').replaceChildren(...models.filter((m) => !m.opened && !m.pivot).map(option), ...groupOf('Opened models', opened),
+                                 ...groupOf('Through English', models.filter((m) => m.pivot)),
                                  ...pairGroups(downloads, languageName, megabytes));
   if (active) $('direction').value = active.id;
   renderOpenedList(opened.map((m) => ({ id: m.id, label: $('direction').querySelector(`option[value="${m.id}"]`).textContent,
@@ -330,10 +357,13 @@ async function useModel(id, { previous = null, notice = null } = {}) {
   if (failure) return loadFailed(entry, failure, previous);
   translator = pool;
   const c = translator.config;
+  $('leg-control').hidden = !pool.legs;
+  if (pool.legs) {
+    fillSelect($('leg'), pool.legConfigs.map((l, i) => [i, pairName(l.sourceLang, l.targetLang)]));
+    $('leg').value = '1';  // the leg that wrote the translation shown
+  }
   showCredit(entry, translator.info);
-  fillSelect($('layer'), Array.from({ length: c.decoderLayers }, (_, l) => [l, `${l + 1} of ${c.decoderLayers}`]));
-  $('layer').value = String(c.decoderLayers - 1);
-  fillSelect($('head'), [['avg', 'average of heads'], ...Array.from({ length: c.nHeads }, (_, h) => [h, `${h + 1}`])]);
+  fillLayerAndHead(c);
   $('alignment-method').textContent = c.alignmentLayer
     ? 'Lines join the words that translate each other, read from the alignment layer this model carries (an ' +
       'attention trained to align, whose query knows the target word)'
@@ -365,7 +395,7 @@ async function loadFailed(entry, error, previous) {
   await useModel(previous.entry.id, { notice: { message, retry } });
 }
 
-const catalogModels = () => models.filter((m) => !m.opened);
+const catalogModels = () => models.filter((m) => !m.opened && !m.pivot);
 const entryName = (entry) => pairName(entry.sourceLang, entry.targetLang);
 
 // A model of the opposite direction: one already loaded, else the catalog's, else an opened one.
@@ -501,6 +531,7 @@ async function main() {
   window.addEventListener('resize', () => { if (current) showScrollCue(); });
   $('head').addEventListener('change', renderHeatmap);
   $('sentence').addEventListener('change', selectSentence);
+  $('leg').addEventListener('change', selectSentence);
   let timer = 0;
   $('source').addEventListener('input', () => {
     inFlight?.abort();  // stop the workers at once; translate the new text once typing pauses
