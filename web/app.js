@@ -10,7 +10,7 @@
 import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
-import { wireDetection } from './detect-controls.js';
+import { warmDetection, wireDetection } from './detect-controls.js';
 import { PivotPool, pivotEntries } from './pivot-pool.js';
 import { renderCarryNotes, renderTranslation } from './confidence-view.js';
 import { renderExplain } from './explain.js';
@@ -557,6 +557,7 @@ async function main() {
   const start = models.find((m) => m.id === localStorage.getItem(DIRECTION_KEY)) ?? models[0];
   await changeModel(start.id);
   document.body.dataset.ready = 'true';
+  warmDetection();  // detect-controls.js: kept by the service worker from here on
 }
 
 main();

@@ -1,6 +1,7 @@
 // What the browser tests share: Debian's chromium launched headless and quiet, and the page steps
 // every test repeats (type a text and wait for its translation; wait until the models are cached).
 import { chromium } from 'playwright-core';
+import { serve } from '../../web/serve.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
@@ -11,6 +12,22 @@ export function launchChromium() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
            '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+/**
+ * The page served on a free port (web/serve.js, with `options` such as { hub }) and chromium
+ * launched: { url, browser, close() }.
+ */
+export async function servedPage(options = {}) {
+  const { server, url } = await serve(0, options);
+  const browser = await launchChromium();
+  return {
+    url, browser,
+    async close() {
+      await browser.close();
+      server.close();
+    },
+  };
 }
 
 /** Types `text` into the page's source box and waits until its translation and heatmap are shown. */

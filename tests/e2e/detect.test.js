@@ -2,20 +2,16 @@
 // Chromium, eld's database loaded on first use), shows "Detected: German", and switches the direction
 // to the model that translates from it, keeping the text; a direction chosen by hand overrides it.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { serve } from '../../web/serve.js';
-import { launchChromium, openPage } from './browser.js';
+import { openPage, servedPage } from './browser.js';
 
-let server, url, browser;
+let served, url, browser;
 
 beforeAll(async () => {
-  ({ server, url } = await serve(0));
-  browser = await launchChromium();
+  served = await servedPage();
+  ({ url, browser } = served);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+afterAll(() => served?.close());
 
 const GERMAN = 'Wo ist der Bahnhof? Ich habe meinen Zug verpasst.';
 

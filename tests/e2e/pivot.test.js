@@ -5,23 +5,21 @@
 // German → French through English; choosing it translates in two legs, and the attention and
 // alignment views show each leg, chosen by the leg control.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { serve } from '../../web/serve.js';
 import { startHub } from '../js/fixtures/hub-server.js';
 import { HF, ensureFixtures } from '../js/opus-mt-fixtures.js';
-import { launchChromium, openPage } from './browser.js';
+import { openPage, servedPage } from './browser.js';
 
-let hub, server, url, browser;
+let hub, served, url, browser;
 
 beforeAll(async () => {
   ensureFixtures();
   hub = await startHub({ 'Helsinki-NLP/opus-mt-en-fr': HF });
-  ({ server, url } = await serve(0, { hub: hub.url }));
-  browser = await launchChromium();
+  served = await servedPage({ hub: hub.url });
+  ({ url, browser } = served);
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  server?.close();
+  await served?.close();
   await hub?.close();
 });
 

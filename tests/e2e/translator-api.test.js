@@ -4,10 +4,9 @@
 // one it downloads with progress events, translates and streams, and the model is then 'available'
 // from Cache Storage, after a reload too; the LanguageDetector detects German.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { serve } from '../../web/serve.js';
-import { launchChromium } from './browser.js';
+import { servedPage } from './browser.js';
 
-let server, url, browser;
+let served, url, browser;
 
 const PAGE = `<!doctype html><meta charset="utf-8">
 <script type="importmap">{"imports": {"eld/extrasmall": "/node_modules/eld/src/entries/static.extrasmall.js"}}</script>
@@ -26,14 +25,11 @@ const PAGE = `<!doctype html><meta charset="utf-8">
 </script>`;
 
 beforeAll(async () => {
-  ({ server, url } = await serve(0));
-  browser = await launchChromium();
+  served = await servedPage();
+  ({ url, browser } = served);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-});
+afterAll(() => served?.close());
 
 test('in a page: downloadable, a user activation to download, progress, translate, streaming, kept in Cache Storage; detection', async () => {
   const context = await browser.newContext();

@@ -3,18 +3,10 @@
 // confidences that add up to exactly 1, canonical tags, expectedInputLanguages, the monitor, aborts,
 // destroy and the quota; and German and English found on sentences of their own.
 import { expect, test } from 'vitest';
+import { rejection } from './rejection.js';
 import { detectLanguage } from '../../dist/index.js';
 import { LanguageDetector, configureTranslatorApi, DEFAULT_INPUT_QUOTA } from '../../dist/translator-api/index.js';
 import { detectionResults } from '../../dist/translator-api/language-detector.js';
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** The spec's checks of a detect() result (detector.https.window.js and .any.js). */
 function expectValid(results) {

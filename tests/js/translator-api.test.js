@@ -4,22 +4,13 @@
 // availability, create() with its monitor and signal, translate and translateStreaming, the quota,
 // destroy, and what crossattn adds (translateDetailed, engine).
 import { afterAll, expect, test } from 'vitest';
+import { rejection } from './rejection.js';
 import { Translator as Engine, composeAlignments } from '../../dist/index.js';
 import { Translator, catalogProvider, configureTranslatorApi, DEFAULT_INPUT_QUOTA } from '../../dist/translator-api/index.js';
 import { ROOT } from './paths.js';
 
 const EN_DE = { sourceLanguage: 'en', targetLanguage: 'de' };
 afterAll(() => configureTranslatorApi({ inputQuota: DEFAULT_INPUT_QUOTA }));
-
-/** What `promise` rejects with (fails when it resolves). */
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** `method(signal)` rejects with an AbortError when aborted after the call, and with the reason given, as util.js's testAbortPromise checks. */
 async function abortsWithReason(method) {
