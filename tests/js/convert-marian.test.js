@@ -205,7 +205,9 @@ describe('lexical shortlist', () => {
     const sourceLists = Array.from({ length: 8000 }, (_, s) => [s, (s * 7 + 11) % 8000].sort((a, b) => a - b));
     writeFileSync(join(folder, 'lex.50.50.ende.s2t.bin'), lexFile(sourceLists, 100));
     const out = join(folder, 'ende.crossattn');
-    const model = await convertFile(folder, out, 'test');
+    const summary = await convertFile(folder, out, 'test');
+    const model = await convertModel(folder);
+    expect(summary).toEqual({ config: model.config, provenance: model.provenance });
     expect(model.config).toMatchObject({ name: 'ende', source_lang: 'en', target_lang: 'de' });
     // Firefox's file names are no licence: provenance comes from the caller (a catalog's record) or nowhere.
     expect(model.provenance).toMatchObject({ source: 'ende', license: '', convertedFrom: 'marian' });
@@ -283,7 +285,8 @@ describe('conversion', () => {
       { model: 'model.bin', vocab: 'srcvocab.ende.spm' });
     writeFileSync(join(folder, 'trgvocab.ende.spm'), spmWithPieces(readFileSync(join(fixtures(), 'fp32/vocab.spm')), 500));
     const out = join(folder, 'separate.crossattn');
-    const model = await convertFile(folder, out, 'test', LANGS);
+    await convertFile(folder, out, 'test', LANGS);
+    const model = await convertModel(folder, LANGS);
     expect(model.config).toMatchObject({ shared_vocab: false, tied_embeddings: false, vocab_size: 500, source_vocab_size: 8000, source_eos_id: 3, eos_id: 3 });
     expect(model.tensors.get('encoder.embed_tokens.weight').shape).toEqual([8000, 8]);
     expect(model.tensors.get('decoder.embed_tokens.weight').shape).toEqual([500, 8]);

@@ -7,18 +7,28 @@ import { ConvertError } from './convert-error.js';
 import { Translator } from '../translator.js';
 
 /**
- * Loads the .crossattn `bytes` with the engine and translates "a" (2 tokens at most).
- * @param file names the converted model in the error (the output path, or the repository's URL).
- * @throws ConvertError (field 'engine') with the engine's reason when it refuses to load or run it.
+ * Why the engine refuses the .crossattn file `model` (its bytes, or in Node its path): it loads it
+ * and translates "a" (2 tokens at most). Undefined when it runs.
  */
-export async function checkEngineRuns(bytes: Uint8Array, file: string): Promise<void> {
+export async function engineRefusal(model: Uint8Array | string): Promise<string | undefined> {
   let translator: Translator | undefined;
   try {
-    translator = await Translator.load(bytes);
+    translator = await Translator.load(model);
     await translator.translate('a', { maxLength: 2, copyThrough: false });
+    return undefined;
   } catch (e) {
-    throw new ConvertError(file, 'engine', `the engine refuses the converted model: ${e instanceof Error ? e.message : String(e)}`);
+    return e instanceof Error ? e.message : String(e);
   } finally {
     translator?.dispose();
   }
+}
+
+/**
+ * As engineRefusal, as an error.
+ * @param file names the converted model in the error (the output path, or the repository's URL).
+ * @throws ConvertError (field 'engine') with the engine's reason when it refuses to load or run it.
+ */
+export async function checkEngineRuns(model: Uint8Array | string, file: string): Promise<void> {
+  const refusal = await engineRefusal(model);
+  if (refusal !== undefined) throw new ConvertError(file, 'engine', `the engine refuses the converted model: ${refusal}`);
 }

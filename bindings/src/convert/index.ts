@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { ConvertError } from './convert-error.js';
-import { checkEngineRuns } from './engine-check.js';
+import { engineRefusal } from './engine-check.js';
 import { convertFiles, filesFormat, type InputFormat } from './convert-model.js';
 import { folderFiles } from './folder-files.js';
 import { writeModelFile, type ConvertedModel, type ConvertOptions } from './model-file.js';
@@ -41,41 +41,60 @@ export async function convertModel(input: string, options: ConvertOptions = {}):
   return convertFiles(folderFiles(path), options, format, model);
 }
 
+/** What convertFile reports of the model it wrote: its config and where it came from. */
+export type ConvertSummary = Pick<ConvertedModel, 'config' | 'provenance'>;
+
 /**
  * Converts `input` and writes the .crossattn file to `output`. The file appears whole or not at
  * all: it is written beside `output` to a temporary file that this call creates (O_EXCL: never one
- * that exists, nor through a symlink planted in its place) and renamed over `output` (a symlink at
- * `output` is replaced, not written through).
+ * that exists, nor through a symlink planted in its place), loaded and run by the engine from there,
+ * and renamed over `output` (a symlink at `output` is replaced, not written through). The converted
+ * tensors and the file's bytes are let go before the engine loads it, so that memory holds one of
+ * them at a time.
  * @param version the converter's version, recorded in the file's metadata.
- * @returns the converted model (its config and provenance, for a summary).
+ * @returns the model's config and provenance, for a summary.
  * @throws ConvertError for bad input, an output that is one of the input's files ('output'), or a
- *   converted model the engine refuses to load or run ('engine'); nothing is written then. A temporary file that cannot be removed after a failure is named in the message.
+ *   converted model the engine refuses to load or run ('engine'); nothing is written then. A
+ *   temporary file that cannot be removed after a failure is named in the message.
  */
-export async function convertFile(input: string, output: string, version: string, options: ConvertOptions = {}): Promise<ConvertedModel> {
+export async function convertFile(input: string, output: string, version: string, options: ConvertOptions = {}): Promise<ConvertSummary> {
   checkOutput(input, output);
+  const { summary, partial } = await writePartial(input, output, version, options);
+  const refusal = await engineRefusal(partial);
+  if (refusal !== undefined) throw new ConvertError(output, 'engine', `the engine refuses the converted model: ${refusal}${discard(partial)}`);
+  try {
+    renameSync(partial, output);
+  } catch (e) {
+    throw new ConvertError(output, 'output', `cannot write: ${e instanceof Error ? e.message : String(e)}${discard(partial)}`);
+  }
+  return summary;
+}
+
+/** Converts `input` and writes its .crossattn bytes to a temporary file beside `output`, created here; returns the summary and its path. */
+async function writePartial(input: string, output: string, version: string, options: ConvertOptions): Promise<{ summary: ConvertSummary; partial: string }> {
   const model = await convertModel(input, options);
   const bytes = await writeModelFile(model, version);
-  await checkEngineRuns(bytes, output);
   const partial = join(dirname(output), `.${basename(output)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
   let fd: number | undefined;
   try {
     fd = openSync(partial, 'wx', 0o644);
     for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
     closeSync(fd);
-    fd = undefined;
-    renameSync(partial, output);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
     if (fd !== undefined) closeSync(fd);
-    let left = '';
-    try {
-      if (existsSync(partial)) rmSync(partial);
-    } catch {
-      left = `; the temporary file ${partial} is left and may be removed`;
-    }
-    throw new ConvertError(output, 'output', `cannot write: ${why}${left}`);
+    throw new ConvertError(output, 'output', `cannot write: ${e instanceof Error ? e.message : String(e)}${fd === undefined ? '' : discard(partial)}`);
   }
-  return model;
+  return { summary: { config: model.config, provenance: model.provenance }, partial };
+}
+
+/** Removes a temporary file after a failure: '' once it is gone, else words naming it for the error. */
+function discard(partial: string): string {
+  try {
+    if (existsSync(partial)) rmSync(partial);
+    return '';
+  } catch {
+    return `; the temporary file ${partial} is left and may be removed`;
+  }
 }
 
 // The output must be a file or nothing yet (not a folder, FIFO or device, which the rename would
