@@ -28,7 +28,7 @@ interface Eld { detect(text: string): { language: string; getScores(): Record<st
 let detector: Promise<Eld> | undefined;
 
 /** The languages detectLanguage can name, as canonical BCP 47 tags. */
-export const detectionLanguages = (): ReadonlySet<string> => new Set(LANGUAGES.map(canonical));
+export const DETECTION_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES.map(canonical));
 
 /** Loads the detector's database (once; a browser downloads it then). */
 export async function loadDetector(): Promise<void> {

@@ -5,6 +5,9 @@
  * RangeError in the middle of a translation; the converter and the loader refuse it up front.
  */
 
+/** The language subtag of a BCP 47 tag, lower case: 'pt-BR' is 'pt'. */
+export const primaryLanguage = (tag: string): string => tag.split('-')[0].toLowerCase();
+
 /** Whether `tag` is a well-formed BCP 47 language tag. */
 export function isLanguageTag(tag: unknown): tag is string {
   if (typeof tag !== 'string' || tag.length === 0) return false;

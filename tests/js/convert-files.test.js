@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { convertModel } from '../../dist/convert/index.js';
 import { ConvertError } from '../../dist/convert/convert-error.js';
-import { MAX_TEXT_FILE_BYTES } from '../../dist/convert/folder-files.js';
+import { MAX_TEXT_FILE_BYTES } from '../../dist/convert/model-files.js';
 import { HF, ensureFixtures } from './opus-mt-fixtures.js';
 
 let work;

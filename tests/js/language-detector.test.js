@@ -5,6 +5,7 @@
 import { expect, test } from 'vitest';
 import { rejection } from './rejection.js';
 import { detectLanguage } from '../../dist/index.js';
+import { DETECTION_LANGUAGES } from '../../dist/detect-language.js';
 import { LanguageDetector, configureTranslatorApi, DEFAULT_INPUT_QUOTA } from '../../dist/translator-api/index.js';
 import { detectionResults } from '../../dist/translator-api/language-detector.js';
 
@@ -33,6 +34,9 @@ test('detectLanguage: German and English sentences, confidences summing to 1; no
   expect(de.reduce((s, g) => s + g.confidence, 0)).toBeCloseTo(1, 12);
   expect((await detectLanguage('this string is in English'))[0].language).toBe('en');
   expect(await detectLanguage('12:30 — 4,5 %')).toEqual([]);
+  // The languages listed without loading eld are eld's own, canonical.
+  const { eld } = await import('eld/extrasmall');
+  expect([...DETECTION_LANGUAGES].sort()).toEqual(Object.values(eld.info().Languages).map((c) => Intl.getCanonicalLocales(c)[0]).sort());
 });
 
 test('detect(): the spec\'s list for texts of every kind, und last, summing to exactly 1', async () => {

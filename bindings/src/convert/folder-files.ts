@@ -10,8 +10,6 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { ConvertError } from './convert-error.js';
 import { fileCap, type ModelFiles } from './model-files.js';
 
-export { MAX_TEXT_FILE_BYTES, MAX_WEIGHTS_FILE_BYTES, fileCap } from './model-files.js';
-
 // The bytes of the regular file at `path`, opened without blocking and checked on its descriptor.
 function readRegular(path: string, shown: string): Uint8Array {
   let fd: number;

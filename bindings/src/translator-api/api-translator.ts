@@ -11,9 +11,9 @@ import { joinParagraphs, splitParagraphs } from '../sentences.js';
 import type { Translator as CoreTranslator, TranslateOptions as CoreOptions, Translation } from '../translator.js';
 import { inputUsage, settings } from './config.js';
 import { startMonitor, type Progress } from './create-monitor.js';
-import { abortReason, canonicalTag, quotaExceeded } from './dom-errors.js';
-import { Lifetime } from './lifetime.js';
-import { findRoute, translateDetailed, translateTexts } from './route.js';
+import { abortReason, canonicalTag, checkMayDownload, quotaExceeded } from './dom-errors.js';
+import { finishCreate, Lifetime } from './lifetime.js';
+import { findRoute, translateDetailed, translateTexts, type Route } from './route.js';
 
 /** The spec's Availability. */
 export type Availability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
@@ -38,12 +38,6 @@ function languages(options: TranslatorCreateCoreOptions | undefined, dictionary:
   return [canonicalTag(options.sourceLanguage, 'sourceLanguage', dictionary), canonicalTag(options.targetLanguage, 'targetLanguage', dictionary)];
 }
 
-/** Whether this realm may start a download now: in a browser only with transient user activation (a click, a key press). */
-function mayDownload(): boolean {
-  const activation = (globalThis as { navigator?: { userActivation?: { isActive: boolean } } }).navigator?.userActivation;
-  return activation === undefined || activation.isActive;
-}
-
 /** The loaded model of a direction, loading it once; `onProgress` takes the fraction downloaded. */
 function loadModel(from: string, to: string, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<CoreTranslator> {
   const k = key(from, to);
@@ -65,8 +59,12 @@ function loadLegs(legs: [string, string][], progress: Progress, signal: AbortSig
   }, signal)));
 }
 
-/** A macrotask's wait: what a listener of the last progress event does first (abort, say) happens before create() settles. */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** What a route's availability is now: 'available' once its models are loaded here, 'downloading' while they load. */
+function routeAvailability(route: Route): Availability {
+  const keys = route.legs.map(([a, b]) => key(a, b));
+  if (keys.every((k) => ready.has(k))) return 'available';
+  return route.availability === 'downloadable' && keys.some((k) => loaded.has(k)) ? 'downloading' : route.availability;
+}
 
 export class Translator {
   readonly sourceLanguage: string;
@@ -88,10 +86,7 @@ export class Translator {
    */
   static async availability(options: TranslatorCreateCoreOptions): Promise<Availability> {
     const [from, to] = languages(options, 'TranslatorCreateCoreOptions');
-    const route = await findRoute(settings.provider, from, to);
-    const keys = route.legs.map(([a, b]) => key(a, b));
-    if (keys.every((k) => ready.has(k))) return 'available';
-    return route.availability === 'downloadable' && keys.some((k) => loaded.has(k)) ? 'downloading' : route.availability;
+    return routeAvailability(await findRoute(settings.provider, from, to));
   }
 
   /**
@@ -108,20 +103,12 @@ export class Translator {
     if (signal?.aborted) throw abortReason(signal);
     const progress = startMonitor(options.monitor, signal);
     const life = new Lifetime(signal);
-    const availability = await Translator.availability({ sourceLanguage: from, targetLanguage: to });
+    const route = await findRoute(settings.provider, from, to);
+    const availability = routeAvailability(route);
     if (availability === 'unavailable') throw new DOMException(`no model translates ${from} to ${to}`, 'NotSupportedError');
-    if (availability === 'downloadable' && !mayDownload()) {
-      throw new DOMException(`the ${from}→${to} model must be downloaded, which needs a user activation (a click or a key press)`, 'NotAllowedError');
-    }
-    const { legs } = await findRoute(settings.provider, from, to);
-    return life.run(undefined, async (ended) => {
-      progress.report(0);
-      const models = await loadLegs(legs, progress, ended);
-      progress.report(1);
-      await nextTask();
-      if (ended.aborted) throw ended.reason;
-      return new Translator(models, from, to, life);
-    });
+    if (availability === 'downloadable') checkMayDownload(`the ${from}→${to} model`);
+    const models = await finishCreate(life, progress, (ended) => loadLegs(route.legs, progress, ended));
+    return new Translator(models, from, to, life);
   }
 
   /** The most characters (Unicode code points) one call's input may have. */

@@ -37,3 +37,15 @@ export function canonicalTag(value: unknown, member: string, dictionary: string)
   }
   throw new RangeError(`${dictionary}: ${member} ${JSON.stringify(tag)} is not a well-formed BCP 47 language tag`);
 }
+
+/**
+ * Refuses a download without a transient user activation (a click, a key press), as the spec has
+ * create() do in a page; where there is no user activation (Node, workers) a download may start.
+ * @throws NotAllowedError naming `what` must be downloaded.
+ */
+export function checkMayDownload(what: string): void {
+  const activation = (globalThis as { navigator?: { userActivation?: { isActive: boolean } } }).navigator?.userActivation;
+  if (activation && !activation.isActive) {
+    throw new DOMException(`${what} must be downloaded first, which needs a user activation (a click or a key press)`, 'NotAllowedError');
+  }
+}

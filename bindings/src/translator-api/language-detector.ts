@@ -5,11 +5,12 @@
  * adding up to 1. The detector's data loads on the first create(), as a model downloads: its monitor
  * gets downloadprogress events, and in a browser that first create() needs a user activation.
  */
-import { detectionLanguages, detectLanguage, loadDetector, type DetectedLanguage } from '../detect-language.js';
+import { DETECTION_LANGUAGES, detectLanguage, loadDetector, type DetectedLanguage } from '../detect-language.js';
+import { primaryLanguage } from '../language-tag.js';
 import { inputUsage, settings } from './config.js';
 import { startMonitor } from './create-monitor.js';
-import { abortReason, canonicalTag, quotaExceeded } from './dom-errors.js';
-import { Lifetime } from './lifetime.js';
+import { abortReason, canonicalTag, checkMayDownload, quotaExceeded } from './dom-errors.js';
+import { finishCreate, Lifetime } from './lifetime.js';
 import type { Availability } from './api-translator.js';
 
 /** LanguageDetectorCreateCoreOptions. */
@@ -70,7 +71,7 @@ export class LanguageDetector {
    */
   static async availability(options: LanguageDetectorCreateCoreOptions = {}): Promise<Availability> {
     const tags = expected(options);
-    if (tags && !tags.every((tag) => detectionLanguages().has(tag.split('-')[0]))) return 'unavailable';
+    if (tags && !tags.every((tag) => DETECTION_LANGUAGES.has(primaryLanguage(tag)))) return 'unavailable';
     return loaded ? 'available' : 'downloadable';
   }
 
@@ -88,19 +89,12 @@ export class LanguageDetector {
     const life = new Lifetime(signal);
     const availability = await LanguageDetector.availability({ expectedInputLanguages: tags ?? undefined });
     if (availability === 'unavailable') throw new DOMException(`expectedInputLanguages ${JSON.stringify(tags)}: not all are languages this detector knows`, 'NotSupportedError');
-    const activation = (globalThis as { navigator?: { userActivation?: { isActive: boolean } } }).navigator?.userActivation;
-    if (availability === 'downloadable' && activation && !activation.isActive) {
-      throw new DOMException('the language detector must be downloaded first, which needs a user activation (a click or a key press)', 'NotAllowedError');
-    }
-    return life.run(undefined, async (ended) => {
-      progress.report(0);
+    if (availability === 'downloadable') checkMayDownload('the language detector');
+    await finishCreate(life, progress, async () => {
       await loadDetector();
       loaded = true;
-      progress.report(1);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (ended.aborted) throw ended.reason;
-      return new LanguageDetector(tags, life);
     });
+    return new LanguageDetector(tags, life);
   }
 
   /** The most characters (Unicode code points) one call's input may have. */

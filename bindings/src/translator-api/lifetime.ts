@@ -5,6 +5,7 @@
  * later call rejects with the reason (an AbortError DOMException from destroy(), the signal's reason
  * from its abort); a call's own signal rejects that call with its reason.
  */
+import type { Progress } from './create-monitor.js';
 import { abortError, abortReason } from './dom-errors.js';
 
 export class Lifetime {
@@ -38,4 +39,21 @@ export class Lifetime {
       work(both).then(resolve, reject).finally(() => both.removeEventListener('abort', onAbort));
     });
   }
+}
+
+/**
+ * The end of a create() call: progress 0, `load` (given a signal that aborts when the create
+ * signal does), progress 1, then a macrotask's wait, so that what a listener of the last progress
+ * event does first (abort, say) happens before create() settles.
+ * @throws the create signal's reason when it aborts, or what `load` throws.
+ */
+export function finishCreate<T>(life: Lifetime, progress: Progress, load: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return life.run(undefined, async (ended) => {
+    progress.report(0);
+    const made = await load(ended);
+    progress.report(1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (ended.aborted) throw ended.reason;
+    return made;
+  });
 }

@@ -8,6 +8,7 @@
  *   ('crossattn-models'), so later pages load it offline.
  * A provider of one's own (configureTranslatorApi({ provider })) can answer any way it likes.
  */
+import { primaryLanguage } from '../language-tag.js';
 import { fetchFile } from '../hub/fetch-file.js';
 import { modelFor, parseCatalog, type CatalogEntry } from '../model-catalog.js';
 import { MAX_FILE_BYTES } from '../sources.js';
@@ -31,7 +32,6 @@ const isNode = typeof process !== 'undefined' && typeof process.versions?.node =
 /** The Cache Storage cache browsers keep downloaded models in. */
 export const MODEL_CACHE = 'crossattn-models';
 
-const primary = (tag: string) => tag.split('-')[0].toLowerCase();
 
 /**
  * The entry of `catalog` for the direction: the one of exactly these tags, else one whose languages
@@ -41,7 +41,7 @@ function entryFor(catalog: CatalogEntry[], from: string, to: string): CatalogEnt
   try {
     return modelFor(catalog, from, to);
   } catch {
-    return catalog.find((e) => primary(e.sourceLang) === primary(from) && primary(e.targetLang) === primary(to));
+    return catalog.find((e) => primaryLanguage(e.sourceLang) === primaryLanguage(from) && primaryLanguage(e.targetLang) === primaryLanguage(to));
   }
 }
 

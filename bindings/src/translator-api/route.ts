@@ -2,6 +2,7 @@
  * How a Translator API direction is translated: by one model, or through English by two (de→fr as
  * de→en then en→fr, as Firefox Translations pivots) when no model joins the two languages.
  */
+import { primaryLanguage } from '../language-tag.js';
 import { translatePivot, type PivotTranslation } from '../pivot.js';
 import type { Translator as CoreTranslator, TranslateOptions, Translation } from '../translator.js';
 import type { ModelProvider, ProviderAvailability } from './model-provider.js';
@@ -13,12 +14,11 @@ export const PIVOT = 'en';
 export interface Route { legs: [string, string][]; availability: ProviderAvailability }
 
 const RANK: Record<ProviderAvailability, number> = { unavailable: 0, downloadable: 1, available: 2 };
-const primary = (tag: string) => tag.split('-')[0].toLowerCase();
 
 /** The route of `from`→`to`: the direct model when there is one, else through PIVOT when both legs have one. */
 export async function findRoute(provider: ModelProvider, from: string, to: string): Promise<Route> {
   const direct = await provider.availability(from, to);
-  if (direct !== 'unavailable' || primary(from) === PIVOT || primary(to) === PIVOT || primary(from) === primary(to)) {
+  if (direct !== 'unavailable' || primaryLanguage(from) === PIVOT || primaryLanguage(to) === PIVOT || primaryLanguage(from) === primaryLanguage(to)) {
     return { legs: [[from, to]], availability: direct };
   }
   const legs: [string, string][] = [[from, PIVOT], [PIVOT, to]];
