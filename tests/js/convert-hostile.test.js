@@ -45,12 +45,15 @@ test('pickles: opcodes a state dict does not use, huge integers and opcode flood
   // A LONG4 of a megabyte: pickleparser took minutes building it.
   refusedAtOnce(readPickle(latin1(`${dict}X\x01\x00\x00\x00x\x8b${u32(1 << 20)}${'\x01'.repeat(1 << 20)}s.`)), /data\.pkl: opcode 0x8b, which a state dict of tensors does not use at byte \d+/);
   refusedAtOnce(readPickle(latin1(`${dict}X\x01\x00\x00\x00x\x8a\x10${'\x01'.repeat(16)}s.`)), /a LONG1 of 16 bytes/);
+  refusedAtOnce(readPickle(latin1(`${dict}X\x01\x00\x00\x00x\x8a\x08${'\x00'.repeat(6)}\x20\x00s.`)), /a LONG1 of 8 bytes past 2\^53/);  // 2^53 itself
   // 8 MB of EMPTY_DICT: 1.8 GB before.
   refusedAtOnce(readPickle(latin1(`\x80\x02${'}'.repeat(8 << 20)}.`)), /more than 1000000 opcodes/);
   for (const [op, name] of [['i', 'INST'], ['o', 'OBJ'], ['\x81', 'NEWOBJ'], ['\x82', 'EXT1'], ['P', 'PERSID']]) {
     refusedAtOnce(readPickle(latin1(`${dict}${op}`)), new RegExp(`opcode 0x${op.charCodeAt(0).toString(16).padStart(2, '0')}, which`));  // ${name}
   }
   refusedAtOnce(readPickle(latin1(`${dict}X${u32(1 << 30)}ab`)), /BINUNICODE's argument runs past the data/);
+  // A FRAME of 2^60 bytes: pickleparser printed a warning of its own on a length past 2^53.
+  refusedAtOnce(readPickle(latin1(`\x80\x04\x95${'\x00'.repeat(7)}\x10${dict.slice(2)}.`)), /a FRAME larger than the data after it/);
   refusedAtOnce(readPickle(latin1(dict)), /ends without its STOP opcode/);
 });
 

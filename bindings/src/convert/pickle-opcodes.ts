@@ -31,11 +31,21 @@ export const MAX_PICKLE_OPCODES = 1_000_000;
 /** The widest integer a LONG1 may carry, in bytes (a 64-bit size or offset). */
 const MAX_LONG_BYTES = 8;
 
+/** Whether the little-endian two's-complement integer in `bytes` is within ±(2^53 − 1), as sizes and offsets are. */
+function safeLong(bytes: Uint8Array): boolean {
+  let value = 0n;
+  bytes.forEach((b, i) => { value |= BigInt(b) << BigInt(8 * i); });
+  if (bytes.length > 0 && bytes[bytes.length - 1] & 0x80) value -= 1n << BigInt(8 * bytes.length);
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER);
+}
+
 /**
- * Walks the opcodes of `pickle` (the bytes of data.pkl) to its STOP.
+ * Walks the opcodes of `pickle` (the bytes of data.pkl) to its STOP. Every 64-bit value pickleparser
+ * would read (BINUNICODE8's and FRAME's lengths, a LONG1) is then within 2^53, which it would warn
+ * of on the user's console.
  * @throws ConvertError (field 'data.pkl') naming the opcode and its offset for an opcode a state dict
- *   does not use (INST, OBJ, NEWOBJ, EXT, LONG4, ...), an argument that runs past the data, a LONG1
- *   wider than 8 bytes, more than MAX_PICKLE_OPCODES opcodes, or no STOP.
+ *   does not use (INST, OBJ, NEWOBJ, EXT, LONG4, ...), an argument or frame that runs past the data,
+ *   a LONG1 wider than 8 bytes or past 2^53, more than MAX_PICKLE_OPCODES opcodes, or no STOP.
  */
 export function checkPickleOpcodes(pickle: Uint8Array, file: string): void {
   const view = new DataView(pickle.buffer, pickle.byteOffset, pickle.byteLength);
@@ -49,12 +59,17 @@ export function checkPickleOpcodes(pickle: Uint8Array, file: string): void {
     const [name, argument] = known!;
     at += 1;
     if (name === 'STOP') return;
-    if ('fixed' in argument) {
+    if (name === 'FRAME') {  // the size of the opcodes that follow, which must be there
+      if (at + 8 > pickle.length || view.getBigUint64(at, true) > BigInt(pickle.length - at - 8)) fail(at - 1, 'a FRAME larger than the data after it');
+      at += 8;
+    } else if ('fixed' in argument) {
       at += argument.fixed;
     } else if ('lengthBytes' in argument) {
       if (at + argument.lengthBytes > pickle.length) fail(at, `${name}'s length runs past the data`);
       const length = argument.lengthBytes === 1 ? pickle[at] : argument.lengthBytes === 4 ? view.getUint32(at, true) : Number(view.getBigUint64(at, true));
-      if (name === 'LONG1' && length > MAX_LONG_BYTES) fail(at - 1, `a LONG1 of ${length} bytes, wider than any size or offset`);
+      if (name === 'LONG1' && (length > MAX_LONG_BYTES || !safeLong(pickle.subarray(at + 1, at + 1 + length)))) {
+        fail(at - 1, `a LONG1 of ${length} bytes past 2^53, which no size or offset is`);
+      }
       at += argument.lengthBytes + length;
     } else {
       for (let line = 0; line < argument.lines; line++) {

@@ -130,10 +130,6 @@ export function readPytorch(bytes: Uint8Array, file: string): Map<string, Tensor
   const prefix = pickleName.slice(0, -'data.pkl'.length);
   checkPickleOpcodes(zip[pickleName], file);
   let dict: unknown;
-  const warn = console.warn;
-  // pickleparser warns on the console of a 64-bit length past 2^53, which then fails as past the data:
-  // the ConvertError says what is wrong, and the user's stderr gets nothing else.
-  console.warn = () => {};
   try {
     dict = new Parser({
       nameResolver: registry(file),
@@ -143,8 +139,6 @@ export function readPytorch(bytes: Uint8Array, file: string): Map<string, Tensor
   } catch (e) {
     if (e instanceof ConvertError) throw e;
     throw new ConvertError(file, 'data.pkl', `not a pickle pickleparser reads (${e instanceof Error ? e.message : String(e)})`);
-  } finally {
-    console.warn = warn;
   }
   if (!(dict instanceof Map)) throw new ConvertError(file, 'data.pkl', 'holds no dict of tensors');
   const tensors = new Map<string, Tensor>();
