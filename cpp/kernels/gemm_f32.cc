@@ -4,7 +4,8 @@
 // per input k it loads NP panel rows (2 NP vectors), broadcasts MR activations and issues
 // 2 MR NP multiplies and adds. MR x NP is chosen to fit x86's 16 vector registers, which is also
 // what V8 maps WebAssembly's v128 locals to: 4 x 1 (8 accumulators) for blocks of rows,
-// 1 x 4 for the single row of batch-1 decoding, where every weight is used once anyway.
+// 1 x 4 for the single row of batch-1 decoding, where every weight is used once anyway. With
+// relaxed SIMD each multiply and add is one f32x4.relaxed_madd (fused where the hardware fuses).
 // With InputZeros::kSkip a block multiplies only the inputs where one of its rows is nonzero,
 // reading their weights through a list of indices.
 #include <algorithm>
@@ -152,7 +153,7 @@ void block(const float* xp, const int* inputs, int count, const float* panel, si
     }
     for (int r = 0; r < MR; ++r) {
       const f32x4 ar = simd::splat(a[r]);
-      for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::add(acc[r][j], simd::mul(ar, wv[j]));
+      for (int j = 0; j < 2 * NP; ++j) acc[r][j] = simd::madd(ar, wv[j], acc[r][j]);
     }
   }
   // Unrolled (and `continue`, not `break`), so that acc is indexed by constants and stays in registers.

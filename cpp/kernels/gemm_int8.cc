@@ -1,4 +1,4 @@
-// int8 y = x W^T + b (see gemm.h for the format).
+// int8 y = x W^T + b (see gemm.h for the format) on SIMD128; with relaxed SIMD, gemm_int8_dot.cc.
 //
 // Weights: W[j, k] = scale_w[j] * Wq[j, k], Wq in [-127, 127], one scale per output feature.
 // Activations: each row r of x is quantized on the fly, x[r, k] ~ scale_x[r] * Xq[r, k], with
@@ -33,14 +33,17 @@
 // each row is multiplied alone over its nonzero pairs only, gathered with their weights' offsets.
 // Exact: the skipped products are zero and int32 sums do not depend on their order.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
+#include "kernels/int8_rows.h"
 #include "kernels/parallel.h"
 #include "kernels/simd128.h"
+
+// With relaxed SIMD the int8 products are gemm_int8_dot.cc's.
+#if !defined(CROSSATTN_RELAXED_SIMD)
 
 namespace crossattn {
 namespace {
@@ -92,30 +95,10 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
     activations.bias_sums.resize(m);
   }
   for (int r = 0; r < m; ++r) {
-    const float* xr = x + r * ldx;
-    int16_t* q = activations.values.data() + static_cast<size_t>(r) * k_pad;
-    simd::f32x4 vmax = simd::splat(0.0f);
-    int i = 0;
-    for (; i + 4 <= k; i += 4) vmax = simd::max(vmax, simd::abs(simd::load(xr + i)));
-    float amax = simd::max_lane(vmax);
-    for (; i < k; ++i) amax = std::max(amax, std::fabs(xr[i]));
-    const float scale = amax > 0.0f ? amax / 127.0f : 1.0f, inv = 1.0f / scale;
-    activations.scales[r] = scale;
-    i = 0;
-    const simd::f32x4 vinv = simd::splat(inv);
-    i32x4 sum = simd::zero_i32();
-    for (; i + 8 <= k; i += 8) {
-      const i32x4 lo = simd::to_i32(simd::round_nearest(simd::mul(simd::load(xr + i), vinv)));
-      const i32x4 hi = simd::to_i32(simd::round_nearest(simd::mul(simd::load(xr + i + 4), vinv)));
-      sum = simd::add_i32(sum, simd::add_i32(lo, hi));
-      simd::store_i16(q + i, simd::narrow_i32(lo, hi));
-    }
-    alignas(16) int32_t lanes[4];
-    simd::store_i32(lanes, sum);
-    int32_t total = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-    for (; i < k; ++i) total += q[i] = static_cast<int16_t>(std::nearbyint(xr[i] * inv));
-    for (; i < k_pad; ++i) q[i] = 0;
-    activations.bias_sums[r] = 128 * total;
+    const kernels::QuantizedRow row =
+        kernels::quantize_row(x + r * ldx, k, k_pad, activations.values.data() + static_cast<size_t>(r) * k_pad);
+    activations.scales[r] = row.scale;
+    activations.bias_sums[r] = 128 * row.sum;
   }
 }
 
@@ -424,3 +407,5 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
 }
 
 }  // namespace crossattn
+
+#endif  // !CROSSATTN_RELAXED_SIMD

@@ -3,9 +3,23 @@
 // build runs the same kernels at the same vector width and measures what WebAssembly costs.
 // Every operation maps to one instruction on both targets (WebAssembly has no FMA without relaxed
 // SIMD, so neither build fuses multiply and add). Loads and stores are unaligned.
+//
+// With relaxed SIMD (-mrelaxed-simd, the engine build crossattn-relaxed.wasm) two operations more
+// (WebAssembly relaxed SIMD proposal, phase 5, in Chrome 114+, Firefox 145+, Node 21+):
+//   madd(a, b, c) = a b + c as f32x4.relaxed_madd, fused or not as the hardware does it;
+//   dot_i8_add(w, x, acc) as i32x4.relaxed_dot_i8x16_i7x16_add_s, the int8 dot product of four
+//     bytes per lane, whose result is the same on every engine when x's bytes are in [0, 127]
+//     (the operand whose top bit an engine may read as unsigned; x86's pmaddubsw then never
+//     saturates: 2 x 127 x 128 < 2^15). gemm_int8_dot.cc keeps it there.
+// CROSSATTN_EMULATE_RELAXED_SIMD gives the native build the same two on SSSE3 (madd unfused), so
+// that the native tests check the relaxed kernels; CROSSATTN_RELAXED_SIMD is then set either way.
 #pragma once
 
 #include <cstdint>
+
+#if defined(__wasm_relaxed_simd__) || defined(CROSSATTN_EMULATE_RELAXED_SIMD)
+#define CROSSATTN_RELAXED_SIMD 1
+#endif
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -22,6 +36,7 @@ namespace crossattn::simd {
 using f32x4 = v128_t;
 using i32x4 = v128_t;
 using i16x8 = v128_t;
+using i8x16 = v128_t;
 
 inline f32x4 load(const float* p) { return wasm_v128_load(p); }
 inline void store(float* p, f32x4 v) { wasm_v128_store(p, v); }
@@ -77,12 +92,21 @@ inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
   c = wasm_i32x4_shuffle(ab_hi, cd_hi, 0, 1, 4, 5);
   d = wasm_i32x4_shuffle(ab_hi, cd_hi, 2, 3, 6, 7);
 }
+/// Bytes {0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15} of a: four byte pairs and the four
+/// that follow them 8 bytes on, as four quads.
+inline i8x16 pairs_to_quads(i8x16 a) { return wasm_i8x16_shuffle(a, a, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15); }
+
+#if defined(__wasm_relaxed_simd__)
+inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return wasm_f32x4_relaxed_madd(a, b, c); }
+inline i32x4 dot_i8_add(i8x16 w, i8x16 x, i32x4 acc) { return wasm_i32x4_relaxed_dot_i8x16_i7x16_add(w, x, acc); }
+#endif
 
 #else
 
 using f32x4 = __m128;
 using i32x4 = __m128i;
 using i16x8 = __m128i;
+using i8x16 = __m128i;
 
 inline f32x4 load(const float* p) { return _mm_loadu_ps(p); }
 inline void store(float* p, f32x4 v) { _mm_storeu_ps(p, v); }
@@ -117,7 +141,23 @@ inline void store_i16(int16_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<_
 inline f32x4 even_lanes(f32x4 a, f32x4 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)); }
 inline f32x4 odd_lanes(f32x4 a, f32x4 b) { return _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)); }
 inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) { _MM_TRANSPOSE4_PS(a, b, c, d); }
+inline i8x16 pairs_to_quads(i8x16 a) {
+  return _mm_shuffle_epi8(a, _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
+}
 
+#if defined(CROSSATTN_EMULATE_RELAXED_SIMD)
+inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+/// As V8 lowers i32x4.relaxed_dot_i8x16_i7x16_add_s without AVX-VNNI: pmaddubsw, pmaddwd by ones, paddd.
+inline i32x4 dot_i8_add(i8x16 w, i8x16 x, i32x4 acc) {
+  return _mm_add_epi32(acc, _mm_madd_epi16(_mm_maddubs_epi16(x, w), _mm_set1_epi16(1)));
+}
+#endif
+
+#endif
+
+#if !defined(CROSSATTN_RELAXED_SIMD)
+/// a b + c, unfused (SIMD128 has no fused multiply-add).
+inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return add(mul(a, b), c); }
 #endif
 
 /// Sum of the four lanes.

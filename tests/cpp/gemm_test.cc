@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -228,6 +229,80 @@ TEST(Gemm, Int8SkippingZeroInputsIsExact) {
           }
         }
         expect_skipping_exact(packed, c, x, y0, zero_share);
+      }
+    }
+  }
+}
+
+// Every engine build gives the same int8 outputs (SIMD128's kernel in crossattn.wasm, relaxed
+// SIMD's in crossattn-relaxed.wasm; this test runs against both, natively): y is the documented
+// arithmetic in float, bit for bit: Xq = nearest(x / s_x) computed as x * (1 / s_x) with
+// s_x = max|x| / 127, the exact integer sum S = sum Xq Wq, then float(S) * (s_w s_x) + b. Rows of
+// mixed sign (both of the relaxed kernel's dot products), rows with no negative value (one), rows
+// of zeros, blocks of rows and leftovers.
+TEST(Gemm, Int8OutputIsTheDocumentedArithmeticBitForBit) {
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<int> weight(-127, 127);
+  for (const Case& c : kCases) {
+    std::vector<int8_t> wq(static_cast<size_t>(c.n) * c.k);
+    for (auto& q : wq) q = static_cast<int8_t>(weight(rng));
+    auto w_scale = random_vector(c.n, rng, 0.01f);
+    for (float& v : w_scale) v = std::fabs(v);
+    const auto bias = random_vector(c.n, rng, 0.1f);
+    auto x = random_vector(c.m * c.k, rng, 1.0f);
+    for (int i = 0; i < c.k; ++i) x[i] = std::fabs(x[i]);            // row 0: no negative value
+    if (c.m > 2) std::fill(x.begin() + 2 * c.k, x.begin() + 3 * c.k, 0.0f);  // row 2: zeros
+    const PackedLinear packed = PackedLinear::from_int8(wq.data(), w_scale.data(), c.n, c.k, bias.data());
+    std::vector<float> y(c.m * c.n);
+    packed.apply(x.data(), c.m, c.k, y.data(), c.n, Epilogue::kStore);
+    for (int r = 0; r < c.m; ++r) {
+      float amax = 0.0f;
+      for (int i = 0; i < c.k; ++i) amax = std::max(amax, std::fabs(x[r * c.k + i]));
+      const float s_x = amax > 0.0f ? amax / 127.0f : 1.0f, inv = 1.0f / s_x;
+      for (int j = 0; j < c.n; ++j) {
+        int32_t sum = 0;
+        for (int i = 0; i < c.k; ++i) sum += static_cast<int32_t>(std::nearbyint(x[r * c.k + i] * inv)) * wq[j * c.k + i];
+        const float expected = static_cast<float>(sum) * (w_scale[j] * s_x) + bias[j];
+        ASSERT_EQ(y[r * c.n + j], expected) << c.m << "x" << c.k << "x" << c.n << " row " << r << " feature " << j;
+      }
+    }
+  }
+}
+
+// The model file's int8 kernel layout (docs/model-format.md: panels[p][s][8h + 2f + e] =
+// Wq[4p + f][4s + 2h + e], zero padded) converted at load, into new memory or where it lies, is
+// the same layer as its rows: outputs bit for bit, and each row read back.
+TEST(Gemm, Int8FilePanelsAreTheSameLayerAsTheirRows) {
+  std::mt19937 rng(29);
+  std::uniform_int_distribution<int> weight(-127, 127);
+  for (const Case& c : {Case{5, 30, 40}, Case{1, 256, 64}, Case{4, 17, 8}}) {
+    std::vector<int8_t> wq(static_cast<size_t>(c.n) * c.k);
+    for (auto& q : wq) q = static_cast<int8_t>(weight(rng));
+    const int out4 = (c.n + 3) / 4, in4 = (c.k + 3) / 4;
+    std::vector<int8_t> file(static_cast<size_t>(out4) * in4 * 16, 0);
+    for (int j = 0; j < c.n; ++j) {
+      for (int k = 0; k < c.k; ++k) {
+        const int p = j / 4, f = j % 4, s = k / 4, h = k % 4 / 2, e = k % 2;
+        file[(static_cast<size_t>(p) * in4 + s) * 16 + 8 * h + 2 * f + e] = wq[static_cast<size_t>(j) * c.k + k];
+      }
+    }
+    auto w_scale = random_vector(c.n, rng, 0.01f);
+    for (float& v : w_scale) v = std::fabs(v);
+    const auto bias = random_vector(c.n, rng, 0.1f), x = random_vector(c.m * c.k, rng, 1.0f);
+    const PackedLinear rows = PackedLinear::from_int8(wq.data(), w_scale.data(), c.n, c.k, bias.data());
+    std::shared_ptr<int8_t> in_place(new int8_t[file.size()], std::default_delete<int8_t[]>());
+    std::copy(file.begin(), file.end(), in_place.get());
+    for (const PackedLinear& panels :
+         {PackedLinear::from_int8_panels(file.data(), w_scale.data(), c.n, c.k, bias.data()),
+          PackedLinear::from_int8_panels_in_place(in_place, w_scale.data(), c.n, c.k, bias.data())}) {
+      std::vector<float> expected(c.m * c.n), y(c.m * c.n);
+      rows.apply(x.data(), c.m, c.k, expected.data(), c.n, Epilogue::kStore);
+      panels.apply(x.data(), c.m, c.k, y.data(), c.n, Epilogue::kStore);
+      ASSERT_EQ(y, expected) << c.m << "x" << c.k << "x" << c.n;
+      std::vector<int8_t> row(c.k);
+      for (int j = 0; j < c.n; ++j) {
+        panels.int8_row(j, row.data());
+        ASSERT_TRUE(std::equal(row.begin(), row.end(), wq.begin() + static_cast<size_t>(j) * c.k)) << "row " << j;
       }
     }
   }

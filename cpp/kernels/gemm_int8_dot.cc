@@ -1,0 +1,343 @@
+// int8 y = x W^T + b on relaxed SIMD's int8 dot product, i32x4.relaxed_dot_i8x16_i7x16_add_s: the
+// engine build crossattn-relaxed.wasm (see gemm.h for the format, gemm_int8.cc for SIMD128's).
+//
+// Weights: W[j, k] = scale_w[j] * Wq[j, k], Wq in [-127, 127], as in gemm_int8.cc. Activations are
+// quantized by the same function (int8_rows.h), so every integer sum, and so every output, is the
+// SIMD128 engine's.
+//
+// The dot product multiplies the 16 bytes of w by the 16 bytes of x and adds each lane's four
+// products to acc. It gives the same result on every engine only when x's bytes lie in [0, 127]
+// (simd128.h). Xq lies in [-127, 127], so each row is split by sign, as tract splits it:
+// Xq = P - N with P = max(Xq, 0) and N = max(-Xq, 0), both in [0, 127], and
+//   sum_k Wq[j, k] Xq[k] = dot(Wq[j], P) - dot(Wq[j], N),
+// exact in int32 (|products| <= 127^2, K <= 2^17 inputs). That is two dot products per 16 weights;
+// a block of rows with no negative value (a ReLU's output) needs only the first. Quantizing x to
+// 7 bits instead would take one, at the cost of changing the outputs.
+//
+// Packing: panels of 4 output features, [ceil(out/4)][ceil(in/4)][16]: chunk s of panel p holds,
+// in lane i, the bytes Wq[4p + i][4s .. 4s + 3], so that one dot product of the chunk with the
+// broadcast quad X[4s .. 4s + 3] adds 4 features' products over 4 inputs. The model file's "int8
+// kernel layout" (docs/model-format.md) has the same panels and chunks, with each chunk's bytes as
+// pairs: one byte shuffle per chunk (simd::pairs_to_quads) converts it at load, where it lies.
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/epilogue.h"
+#include "kernels/gemm.h"
+#include "kernels/int8_rows.h"
+#include "kernels/parallel.h"
+#include "kernels/simd128.h"
+
+#if defined(CROSSATTN_RELAXED_SIMD)
+
+namespace crossattn {
+namespace {
+
+using simd::i32x4;
+using simd::i8x16;
+
+constexpr int kFeatures = 4;    // output features per panel (one i32x4 of sums)
+constexpr int kQuad = 4;        // inputs per lane of a chunk
+constexpr int kChunk = 16;      // bytes per chunk: 4 features x 4 inputs
+constexpr int kRowBlock = 4;    // MR for blocks of rows
+constexpr int kPanelGroup = 8;  // panels a thread takes at a time (32 features)
+// A row is gathered (its zero quads skipped) when at most this share of its quads is nonzero.
+constexpr float kGatherShare = 0.5f;
+
+int round_up(int n, int to) { return (n + to - 1) / to * to; }
+
+size_t panel_stride(int in) { return static_cast<size_t>(round_up(in, kQuad)) / kQuad * kChunk; }
+size_t panel_bytes(int out, int in) { return static_cast<size_t>(round_up(out, kFeatures) / kFeatures) * panel_stride(in); }
+size_t weight_offset(int j, int k, size_t stride) {
+  return static_cast<size_t>(j / kFeatures) * stride + static_cast<size_t>(k / kQuad) * kChunk + kQuad * (j % kFeatures) +
+         k % kQuad;
+}
+
+// The rows being multiplied, quantized and split by sign: P and N [M, K_pad / 4] as one int32 per
+// quad of bytes, the scales [M], whether a row has a negative value [M]; with zeros skipped, each
+// row's nonzero quads of P and their chunk offsets [M, K_pad / 4], the first count[r] used. Grown
+// to the largest product seen, then reused.
+struct ActivationQuads {
+  std::vector<int16_t> row;
+  std::vector<int32_t> positive, negative;
+  std::vector<float> scales;
+  std::vector<char> has_negative;
+  std::vector<int32_t> gathered, gathered_offsets;
+  std::vector<int> gathered_count;
+};
+thread_local ActivationQuads activations;
+
+// The calling thread's ActivationQuads as the products read them (threads of parallel_for have
+// their own thread_local buffers, so they are handed these pointers).
+struct QuadRows {
+  const int32_t *positive, *negative;
+  const float* scales;
+  const char* has_negative;
+  const int32_t *gathered, *gathered_offsets;
+  const int* gathered_count;
+  int quads;
+};
+
+template <typename T>
+void grow(std::vector<T>& v, size_t size) {
+  if (v.size() < size) v.resize(size);
+}
+
+void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
+  const size_t quads = k_pad / kQuad;
+  grow(activations.row, k_pad);
+  grow(activations.positive, m * quads);
+  grow(activations.negative, m * quads);
+  grow(activations.scales, m);
+  grow(activations.has_negative, m);
+  for (int r = 0; r < m; ++r) {
+    int16_t* q = activations.row.data();
+    activations.scales[r] = kernels::quantize_row(x + r * ldx, k, k_pad, q).scale;
+    // Bytes of the int32 quads (char-typed access may alias them).
+    auto* p = reinterpret_cast<int8_t*>(activations.positive.data() + r * quads);
+    auto* n = reinterpret_cast<int8_t*>(activations.negative.data() + r * quads);
+    int16_t lowest = 0;
+    for (int i = 0; i < k_pad; ++i) {
+      p[i] = static_cast<int8_t>(std::max<int16_t>(q[i], 0));
+      n[i] = static_cast<int8_t>(std::max<int16_t>(static_cast<int16_t>(-q[i]), 0));
+      lowest = std::min(lowest, q[i]);
+    }
+    activations.has_negative[r] = lowest < 0;
+  }
+}
+
+// Lists each row's nonzero quads of P; true when no row has a negative value and each has at most
+// kGatherShare of its quads nonzero, so that the gathered product pays.
+bool gather_quads(int m, int quads) {
+  grow(activations.gathered, static_cast<size_t>(m) * quads);
+  grow(activations.gathered_offsets, static_cast<size_t>(m) * quads);
+  grow(activations.gathered_count, m);
+  for (int r = 0; r < m; ++r) {
+    if (activations.has_negative[r]) return false;
+    const int32_t* p = activations.positive.data() + static_cast<size_t>(r) * quads;
+    int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
+    int32_t* offsets = activations.gathered_offsets.data() + static_cast<size_t>(r) * quads;
+    int count = 0;
+    for (int s = 0; s < quads; ++s) {
+      if (p[s] == 0) continue;
+      values[count] = p[s];
+      offsets[count++] = kChunk * s;
+    }
+    activations.gathered_count[r] = count;
+    if (count > kGatherShare * quads) return false;
+  }
+  return true;
+}
+
+// y[MR, 4 NP] = epilogue(x_scale[r] w_scale[j] (P sums - N sums) + b[j]) for features j from n0
+// (those < n): the same arithmetic as gemm_int8.cc's store, so the same floats.
+template <int MR, int NP, bool kSigned>
+[[gnu::always_inline]] inline void store(const i32x4 (&p)[MR][NP], const i32x4 (&neg)[MR][NP], const float* x_scale,
+                                         const float* w_scale, const float* bias, int n0, int n, float* y, int ldy,
+                                         Epilogue epilogue) {
+#pragma GCC unroll 4
+  for (int q = 0; q < NP; ++q) {
+    const int col = n0 + kFeatures * q;
+    if (col >= n) continue;
+    const simd::f32x4 ws = simd::load(w_scale + col), b = simd::load(bias + col);
+#pragma GCC unroll 4
+    for (int r = 0; r < MR; ++r) {
+      const i32x4 sum = kSigned ? simd::sub_i32(p[r][q], neg[r][q]) : p[r][q];
+      const simd::f32x4 v = simd::add(simd::mul(simd::to_f32(sum), simd::mul(ws, simd::splat(x_scale[r]))), b);
+      kernels::finish(v, y + r * ldy + col, std::min(4, n - col), epilogue);
+    }
+  }
+}
+
+// y[MR, 4 NP] for MR rows of quads (row stride `quads`) and NP consecutive panels from `panel`:
+// one load per chunk, shared by the MR rows; N's dot products only when kSigned.
+template <int MR, int NP, bool kSigned>
+void block(const int32_t* pos, const int32_t* neg, int quads, const float* x_scale, const int8_t* panel,
+           size_t stride, const float* w_scale, const float* bias, int n0, int n, float* y, int ldy, Epilogue epilogue) {
+  i32x4 p[MR][NP], nsum[MR][NP];
+  for (int r = 0; r < MR; ++r) {
+    for (int q = 0; q < NP; ++q) p[r][q] = nsum[r][q] = simd::zero_i32();
+  }
+  for (int s = 0; s < quads; ++s) {
+    i8x16 w[NP];
+    for (int q = 0; q < NP; ++q) w[q] = simd::load_i16x8(panel + q * stride + s * kChunk);
+    for (int r = 0; r < MR; ++r) {
+      const i8x16 xp = simd::splat_i32(pos[r * quads + s]);
+      for (int q = 0; q < NP; ++q) p[r][q] = simd::dot_i8_add(w[q], xp, p[r][q]);
+      if constexpr (kSigned) {
+        const i8x16 xn = simd::splat_i32(neg[r * quads + s]);
+        for (int q = 0; q < NP; ++q) nsum[r][q] = simd::dot_i8_add(w[q], xn, nsum[r][q]);
+      }
+    }
+  }
+  store<MR, NP, kSigned>(p, nsum, x_scale, w_scale, bias, n0, n, y, ldy, epilogue);
+}
+
+// Panels g .. g+count-1 for MR rows, NP at a time (then one at a time), so that the sums (MR NP,
+// twice with N) and the chunks fit in 16 vector registers.
+template <int MR, bool kSigned>
+void row_block(const int32_t* pos, const int32_t* neg, int quads, const float* x_scale, const int8_t* panels,
+               size_t stride, const float* w_scale, const float* bias, int g, int count, int n, float* y, int ldy,
+               Epilogue e) {
+  constexpr int NP = MR == 1 ? 4 : kSigned ? 1 : 2;
+  int q = g;
+  for (; q + NP <= g + count; q += NP) {
+    block<MR, NP, kSigned>(pos, neg, quads, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y,
+                           ldy, e);
+  }
+  for (; q < g + count; ++q) {
+    block<MR, 1, kSigned>(pos, neg, quads, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y,
+                          ldy, e);
+  }
+}
+
+// MR rows from `row`, signed or not as any of them has a negative value.
+template <int MR>
+void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const float* w_scale, const float* bias,
+          int g, int count, int n, float* y, int ldy, Epilogue e) {
+  const int quads = x.quads;
+  const size_t at = static_cast<size_t>(row) * quads;
+  const int32_t *pos = x.positive + at, *neg = x.negative + at;
+  const float* xs = x.scales + row;
+  const bool negative = std::any_of(x.has_negative + row, x.has_negative + row + MR, [](char c) { return c != 0; });
+  if (negative) {
+    row_block<MR, true>(pos, neg, quads, xs, panels, stride, w_scale, bias, g, count, n, y, ldy, e);
+  } else {
+    row_block<MR, false>(pos, neg, quads, xs, panels, stride, w_scale, bias, g, count, n, y, ldy, e);
+  }
+}
+
+// y[1, 4 NP] for one row over its gathered quads: values [count] (quads of P) and offsets [count]
+// of their chunks in a panel, for NP consecutive panels from `panel`.
+template <int NP>
+void gathered_block(const int32_t* values, const int32_t* offsets, int count, const float* x_scale,
+                    const int8_t* panel, size_t stride, const float* w_scale, const float* bias, int n0, int n,
+                    float* y, Epilogue epilogue) {
+  i32x4 p[1][NP];
+  for (int q = 0; q < NP; ++q) p[0][q] = simd::zero_i32();
+  for (int c = 0; c < count; ++c) {
+    const i8x16 xp = simd::splat_i32(values[c]);
+    const int8_t* w = panel + offsets[c];
+    for (int q = 0; q < NP; ++q) p[0][q] = simd::dot_i8_add(simd::load_i16x8(w + q * stride), xp, p[0][q]);
+  }
+  store<1, NP, false>(p, p, x_scale, w_scale, bias, n0, n, y, 0, epilogue);
+}
+
+// Row r over its gathered quads, panels g .. g + count - 1, four at a time.
+void gathered_row(const QuadRows& x, int r, const int8_t* panels, size_t stride, const float* w_scale,
+                  const float* bias, int g, int count, int n, float* y, Epilogue e) {
+  const size_t at = static_cast<size_t>(r) * x.quads;
+  const int32_t *values = x.gathered + at, *offsets = x.gathered_offsets + at;
+  const int used = x.gathered_count[r];
+  const float* xs = x.scales + r;
+  int q = g;
+  for (; q + 4 <= g + count; q += 4) {
+    gathered_block<4>(values, offsets, used, xs, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, e);
+  }
+  for (; q < g + count; ++q) {
+    gathered_block<1>(values, offsets, used, xs, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, e);
+  }
+}
+
+}  // namespace
+
+void PackedLinear::int8_row(int j, int8_t* out) const {
+  const size_t stride = panel_stride(in_);
+  for (int k = 0; k < in_; ++k) out[k] = qpanels_.get()[weight_offset(j, k, stride)];
+}
+
+void PackedLinear::dequantize_row(int j, float factor, float* out) const {
+  const size_t stride = panel_stride(in_);
+  const float s = scale_[j] * factor;
+  for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(qpanels_.get()[weight_offset(j, k, stride)]) * s;
+}
+
+PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const {
+  const int n = static_cast<int>(rows.size());
+  const size_t stride = panel_stride(in_);
+  std::shared_ptr<int8_t> panels(new int8_t[panel_bytes(n, in_)](), std::default_delete<int8_t[]>());
+  std::vector<float> scale(n), bias(n);
+  for (int i = 0; i < n; ++i) {
+    const int8_t* from = qpanels_.get() + weight_offset(rows[i], 0, stride);
+    int8_t* to = panels.get() + weight_offset(i, 0, stride);
+    for (size_t c = 0; c < stride; c += kChunk) std::memcpy(to + c, from + c, kQuad);
+    scale[i] = scale_[rows[i]];
+    bias[i] = bias_[rows[i]];
+  }
+  return from_packed(std::move(panels), scale.data(), n, in_, bias.data());
+}
+
+PackedLinear PackedLinear::from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
+                                       const float* bias) {
+  PackedLinear l;
+  l.in_ = in;
+  l.out_ = out;
+  l.qpanels_ = std::move(panels);
+  const int n_pad = round_up(out, kFeatures);
+  l.scale_.assign(n_pad, 0.0f);
+  std::copy_n(scale, out, l.scale_.begin());
+  l.bias_.assign(n_pad, 0.0f);
+  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
+  return l;
+}
+
+PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
+                                            const float* bias) {
+  const size_t bytes = panel_bytes(out, in);  // the file's panels are the same size
+  std::shared_ptr<int8_t> panels(new int8_t[bytes], std::default_delete<int8_t[]>());
+  for (size_t c = 0; c < bytes; c += kChunk) {
+    simd::store_i8x16(panels.get() + c, simd::pairs_to_quads(simd::load_i16x8(file_panels + c)));
+  }
+  return from_packed(std::move(panels), scale, out, in, bias);
+}
+
+PackedLinear PackedLinear::from_int8_panels_in_place(std::shared_ptr<int8_t> file_panels, const float* scale, int out,
+                                                     int in, const float* bias) {
+  const size_t bytes = panel_bytes(out, in);
+  int8_t* at = file_panels.get();
+  for (size_t c = 0; c < bytes; c += kChunk) simd::store_i8x16(at + c, simd::pairs_to_quads(simd::load_i16x8(at + c)));
+  return from_packed(std::move(file_panels), scale, out, in, bias);
+}
+
+PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
+  const size_t stride = panel_stride(in);
+  std::shared_ptr<int8_t> panels(new int8_t[panel_bytes(out, in)](), std::default_delete<int8_t[]>());
+  for (int j = 0; j < out; ++j) {
+    for (int k = 0; k < in; ++k) panels.get()[weight_offset(j, k, stride)] = wq[static_cast<size_t>(j) * in + k];
+  }
+  return from_packed(std::move(panels), scale, out, in, bias);
+}
+
+void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue,
+                              InputZeros zeros) const {
+  const int k_pad = round_up(in_, kQuad), quads = k_pad / kQuad, panels = round_up(out_, kFeatures) / kFeatures;
+  const size_t stride = panel_stride(in_);
+  quantize_rows(x, m, ldx, in_, k_pad);
+  const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads);
+  const int8_t* w = qpanels_.get();
+  const QuadRows xq{activations.positive.data(), activations.negative.data(), activations.scales.data(),
+                    activations.has_negative.data(), activations.gathered.data(), activations.gathered_offsets.data(),
+                    activations.gathered_count.data(), quads};
+  // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
+  const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
+  parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
+    for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
+      const int count = std::min(kPanelGroup, panels - g);
+      if (gathered) {
+        for (int r = 0; r < m; ++r) {
+          gathered_row(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, epilogue);
+        }
+        continue;
+      }
+      int r = 0;
+      for (; r + kRowBlock <= m; r += kRowBlock) {
+        rows<kRowBlock>(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy, epilogue);
+      }
+      for (; r < m; ++r) rows<1>(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy, epilogue);
+    }
+  });
+}
+
+}  // namespace crossattn
+
+#endif  // CROSSATTN_RELAXED_SIMD
