@@ -76,7 +76,8 @@ double seconds_per_call(Fn&& fn, double min_s, int batches, std::vector<double>*
 // The most multiplies and adds per second one core issues with 128-bit SIMD and no FMA, in equal
 // numbers as a GEMM needs them: 5 chains m = m * a and 5 chains s = s + b, interleaved. Each step
 // depends on the last of its chain (nothing can be hoisted out of the loop), 5 chains per kind
-// cover the latency, and 12 registers fit x86's 16 (which V8 also maps v128 locals to).
+// cover the latency, and 12 registers fit x86's 16 (which V8 also maps v128 locals to). In the
+// relaxed SIMD build, 10 chains of f32x4.relaxed_madd, which its fp32 kernel issues.
 double simd_peak_gflops(double min_s, int batches) {
   using namespace crossattn::simd;
   constexpr int kChains = 5, kIters = 1 << 16;
@@ -90,8 +91,14 @@ double simd_peak_gflops(double min_s, int batches) {
         for (int i = 0; i < kIters; i += 8) {  // unrolled so that loop overhead is negligible
           for (int u = 0; u < 8; ++u) {
             for (int j = 0; j < kChains; ++j) {
+#if defined(CROSSATTN_RELAXED_SIMD)
+              // Relaxed SIMD: 10 chains of f32x4.relaxed_madd, as the fp32 kernel issues them.
+              m[j] = madd(m[j], a, b);
+              acc[j] = madd(acc[j], a, b);
+#else
               m[j] = mul(m[j], a);
               acc[j] = add(acc[j], b);
+#endif
             }
           }
         }
@@ -101,13 +108,19 @@ double simd_peak_gflops(double min_s, int batches) {
       },
       min_s, batches);
   if (sink == 1.2345f) std::puts("");
+#if defined(CROSSATTN_RELAXED_SIMD)
+  return kChains * 2 * 8.0 * kIters / s / 1e9;  // a multiply-add is 2 flops
+#else
   return kChains * 2 * 4.0 * kIters / s / 1e9;
+#endif
 }
 
 // The most int8 multiply-adds per second with i32x4.dot_i16x8_s (SSE4.1 pmaddwd), as the int8
 // kernel issues them: 10 chains acc = acc + dot(acc, b), interleaved (each dot feeds on its chain's
 // last sum, so nothing can be hoisted). One dot and one add are 8 multiplies and 8 adds: 16 ops,
-// counted as the int8 products' GOP/s count them (2 per multiply-add).
+// counted as the int8 products' GOP/s count them (2 per multiply-add). In the relaxed SIMD build,
+// 10 chains of i32x4.relaxed_dot_i8x16_i7x16_add_s, 16 multiply-adds each, as gemm_int8_dot.cc
+// issues them.
 double dot_peak_gops(double min_s, int batches) {
   using namespace crossattn::simd;
   constexpr int kChains = 10, kIters = 1 << 16;
@@ -120,7 +133,11 @@ double dot_peak_gops(double min_s, int batches) {
         for (int j = 0; j < kChains; ++j) acc[j] = splat_i32(seed + j);
         for (int i = 0; i < kIters; i += 4) {
           for (int u = 0; u < 4; ++u) {
+#if defined(CROSSATTN_RELAXED_SIMD)
+            for (int j = 0; j < kChains; ++j) acc[j] = dot_i8_add(acc[j], b, acc[j]);
+#else
             for (int j = 0; j < kChains; ++j) acc[j] = add_i32(acc[j], dot_i16(acc[j], b));
+#endif
           }
         }
         i32x4 total = acc[0];
@@ -129,7 +146,11 @@ double dot_peak_gops(double min_s, int batches) {
       },
       min_s, batches);
   if (sink == 12345) std::puts("");
+#if defined(CROSSATTN_RELAXED_SIMD)
+  return kChains * 32.0 * kIters / s / 1e9;  // 16 multiply-adds per dot
+#else
   return kChains * 16.0 * kIters / s / 1e9;
+#endif
 }
 
 // Read bandwidth in GB/s over a buffer of `bytes` (rounded up to 64), summed with 4 SIMD

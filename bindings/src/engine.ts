@@ -1,10 +1,12 @@
 /**
  * The engine's WebAssembly: compiled once per source and kept, then instantiated once per
  * translator (each translator owns its memory), and a model file read straight into that memory.
- * Two builds: crossattn.wasm on one thread, everywhere; crossattn-mt.wasm (pthreads, shared memory)
- * where the page or worker is cross-origin isolated, its matrix products on several threads.
+ * Three builds (engine-build.ts): crossattn.wasm (SIMD128) and crossattn-relaxed.wasm (relaxed
+ * SIMD, where the JavaScript engine has it) on one thread; crossattn-mt.wasm (pthreads, shared
+ * memory) where the page or worker is cross-origin isolated, its matrix products on several threads.
  */
 import createCrossattnModule, { type EngineModule, type WasmFileBuffer, type WasmTranslator } from './crossattn.mjs';
+import { THREADED_WASM, engineBuild, simdWanted, singleThreadWasm, type EngineBuild, type SimdOption } from './engine-build.js';
 import { CrossattnError, InvalidInputError, LoadError, ModelFormatError, errorFromEngine } from './errors.js';
 import { readMetadata } from './model-info.js';
 import { readBytes, readInto, type ByteSource, type FileSink, type ProgressCallback } from './sources.js';
@@ -18,8 +20,6 @@ export type ThreadsOption = number | 'auto';
 /** The most threads a translator uses (the pthreads engine's Worker pool is at most 3, plus the caller). */
 export const MAX_THREADS = 4;
 
-const DEFAULT_WASM = new URL('./crossattn.wasm', import.meta.url);
-const THREADED_WASM = new URL('./crossattn-mt.wasm', import.meta.url);
 const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
 /**
@@ -32,11 +32,6 @@ export function threadsAvailable(): number {
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
   if (isNode || !isolated || typeof SharedArrayBuffer !== 'function') return 1;
   return Math.max(1, Math.min(MAX_THREADS, globalThis.navigator?.hardwareConcurrency ?? 1));
-}
-
-/** Whether a compiled engine is the pthreads build: it imports a shared memory instead of making its own. */
-function isThreadedEngine(module: WebAssembly.Module): boolean {
-  return WebAssembly.Module.imports(module).some((i) => i.kind === 'memory');
 }
 
 /** The thread count `threads` asks for. @throws InvalidInputError for a value outside 'auto' and [1, MAX_THREADS]. */
@@ -58,16 +53,20 @@ const compiledByBytes = new WeakMap<object, Promise<WebAssembly.Module>>();
  * when a model arrives (general-en-de's first load in a fresh Node process: 177 ms cold). Call it
  * early (at page start, beside the model's download) so that Translator.load only instantiates the
  * engine; post its result to workers as their `wasm`.
- * @param wasm the engine's .wasm (default: the build for `threads`, beside this module).
+ * @param wasm the engine's .wasm (default: the build for `threads` and `simd`, beside this module).
  * @param threads the LoadOptions.threads the module is for (default 1): crossattn-mt.wasm when it
- *   asks for more than one thread and threadsAvailable() allows them, else crossattn.wasm.
- * @throws LoadError when the wasm cannot be read or is not a valid module (a failure is not kept);
- *   InvalidInputError for a bad `threads`.
+ *   asks for more than one thread and threadsAvailable() allows them, else a single-thread build.
+ * @param simd the LoadOptions.simd the module is for (default 'auto'): the single-thread build is
+ *   crossattn-relaxed.wasm for 'relaxed', and for 'auto' where relaxedSimdSupported(), else crossattn.wasm.
+ * @throws LoadError when the wasm cannot be read or is not a valid module (a failure is not kept),
+ *   or for simd 'relaxed' where this JavaScript engine lacks relaxed SIMD; InvalidInputError for a
+ *   bad `threads` or `simd`.
  */
-export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Promise<WebAssembly.Module> {
+export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1, simd: SimdOption = 'auto'): Promise<WebAssembly.Module> {
   if (wasm === undefined) {
     try {
-      wasm = threadsWanted(threads) > 1 && threadsAvailable() > 1 ? THREADED_WASM : DEFAULT_WASM;
+      const wanted = simdWanted(simd);
+      wasm = threadsWanted(threads) > 1 && threadsAvailable() > 1 && wanted !== 'relaxed' ? THREADED_WASM : singleThreadWasm(wanted);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -79,7 +78,7 @@ export function prepareEngine(wasm?: WasmSource, threads: ThreadsOption = 1): Pr
   const forget = () => (name !== null ? compiledByName.delete(name) : compiledByBytes.delete(wasm as object));
   const compiled = compileEngine(wasm)
     .then(async (module) => {
-      if (!isThreadedEngine(module)) await warmUp(module);
+      if (engineBuild(module) !== 'threads') await warmUp(module);
       return module;
     })
     .catch((e: unknown) => {
@@ -130,8 +129,16 @@ async function compileEngine(wasm: ByteSource): Promise<WebAssembly.Module> {
 
 const WARM_UP_PIECES = 4000;
 
-/** Instantiates the engine `module` with Emscripten's glue `create` (the single-thread build's by default). */
-function createEngine(module: WebAssembly.Module, create = createCrossattnModule): Promise<EngineModule> {
+/** Emscripten's glue for a build: each build's .mjs names its own imports. */
+async function glue(build: EngineBuild): Promise<typeof createCrossattnModule> {
+  if (build === 'threads') return (await import('./crossattn-mt.mjs')).default;
+  if (build === 'relaxed') return (await import('./crossattn-relaxed.mjs')).default;
+  return createCrossattnModule;
+}
+
+/** Instantiates the engine `module` with its build's glue. */
+async function createEngine(module: WebAssembly.Module): Promise<EngineModule> {
+  const create = await glue(engineBuild(module));
   return new Promise<EngineModule>((resolve, reject) => {
     create({
       instantiateWasm(imports, done) {
@@ -152,31 +159,31 @@ async function warmUp(module: WebAssembly.Module): Promise<void> {
   if ('error' in result) throw errorFromEngine(result.error);
 }
 
-/** An instance of the engine and the threads its products run on. */
+/** An instance of the engine, the threads its products run on and the build it is. */
 export interface EngineInstance {
   engine: EngineModule;
   threads: number;
+  build: EngineBuild;
 }
 
 /**
- * A new instance of the engine, with its own memory. Which build: `wasm` when given (either build
- * works; its imports tell which), else crossattn-mt.wasm when more than one thread is wanted and
- * available here (threadsAvailable()), else crossattn.wasm. More threads than the build or the page
- * can run is not an error: the instance runs on those it has, and says how many.
- * @throws InvalidInputError for a bad `threads`; LoadError as prepareEngine, or for the pthreads
- *   build where it cannot run (not cross-origin isolated, or Node).
+ * A new instance of the engine, with its own memory. Which build: `wasm` when given (any build
+ * works; engineBuild tells which), else as prepareEngine chooses for `threads` and `simd`. More
+ * threads than the build or the page can run is not an error: the instance runs on those it has,
+ * and says how many.
+ * @throws InvalidInputError for a bad `threads` or `simd`; LoadError as prepareEngine, or for the
+ *   pthreads build where it cannot run (not cross-origin isolated, or Node).
  */
-export async function instantiateEngine(wasm?: WasmSource, threads?: ThreadsOption): Promise<EngineInstance> {
+export async function instantiateEngine(wasm?: WasmSource, threads?: ThreadsOption, simd?: SimdOption): Promise<EngineInstance> {
   const wanted = threadsWanted(threads);
-  const compiled = await prepareEngine(wasm, threads);
-  const threaded = isThreadedEngine(compiled);
-  if (threaded && threadsAvailable() === 1) {
+  const compiled = await prepareEngine(wasm, threads, simd);
+  const build = engineBuild(compiled);
+  if (build === 'threads' && threadsAvailable() === 1) {
     throw new LoadError('crossattn-mt.wasm needs a cross-origin isolated browser page or worker (served with ' +
       'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use crossattn.wasm here');
   }
-  const create = threaded ? (await import('./crossattn-mt.mjs')).default : createCrossattnModule;
-  const engine = await createEngine(compiled, create);
-  return { engine, threads: engine.setThreadCount(threaded ? wanted : 1) };
+  const engine = await createEngine(compiled);
+  return { engine, build, threads: engine.setThreadCount(build === 'threads' ? wanted : 1) };
 }
 
 /**
@@ -209,10 +216,11 @@ const sourceName = (model: ByteSource): string | null =>
  *   model file (checkModelContainer) and, with TokenizerError or OutOfMemoryError, from the engine.
  */
 export async function loadModel(model: ByteSource,
-    options: { wasm?: WasmSource; threads?: ThreadsOption; onProgress?: ProgressCallback } = {}):
+    options: { wasm?: WasmSource; threads?: ThreadsOption; simd?: SimdOption; onProgress?: ProgressCallback } = {}):
     Promise<EngineInstance & { translator: WasmTranslator; metadata: Record<string, string> }> {
   threadsWanted(options.threads);  // a bad value fails before anything is read
-  const instance = instantiateEngine(options.wasm, options.threads);
+  simdWanted(options.simd);
+  const instance = instantiateEngine(options.wasm, options.threads, options.simd);
   instance.catch(() => {});  // a failure is reported when the read needs the instance, or below
   const sink: FileSink<WasmFileBuffer> = {
     async allocate(size) {
@@ -226,10 +234,10 @@ export async function loadModel(model: ByteSource,
   const { buffer, size } = await readInto(model, sink, options.onProgress);
   try {
     checkModelContainer(buffer.view().subarray(0, size), sourceName(model));
-    const { engine, threads } = await instance;
+    const { engine, threads, build } = await instance;
     const loaded = engine.loadTranslator(buffer, size);
     if ('error' in loaded) throw errorFromEngine(loaded.error);
-    return { engine, threads, translator: loaded.translator, metadata: readMetadata(buffer.view()) };
+    return { engine, threads, build, translator: loaded.translator, metadata: readMetadata(buffer.view()) };
   } finally {
     buffer.delete();  // the translator keeps the bytes (its int8 weights were converted where they lie)
   }

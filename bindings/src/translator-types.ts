@@ -5,6 +5,7 @@ import type { EngineMadeTranslation, Hypothesis } from './result.generated.js';
 import type { SearchOptions, StreamOptions } from './search.js';
 import type { TableOutputOptions } from './options.generated.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
+import type { SimdOption } from './engine-build.js';
 import type { ProgressCallback } from './sources.js';
 import type { HubOptions } from './hub/convert-by-name.js';
 import type { CopyThroughReport } from './copy-through.js';
@@ -26,6 +27,14 @@ export interface LoadOptions {
    * on those (Translator.threads). @throws InvalidInputError (from load) for another value.
    */
   threads?: ThreadsOption;
+  /**
+   * The instructions the products run on. 'auto' (default): relaxed SIMD's int8 dot product and
+   * fused multiply-add (crossattn-relaxed.wasm, one thread) where this JavaScript engine has them
+   * (relaxedSimdSupported(): Chrome 114+, Firefox 145+, Node 21+), unless the pthreads engine runs;
+   * else SIMD128 (crossattn.wasm). 'relaxed' insists (LoadError where it is missing); 'simd128'
+   * never uses it. Ignored when `wasm` names the build. int8 outputs are the same on every build.
+   */
+  simd?: SimdOption;
   /** Progress of the model download, in bytes (with the file's name for a model by name). */
   onProgress?: ProgressCallback;
   /** How a model named by its Hub id is fetched and kept (Node): endpoint, cache folder, q8 ONNX files, float32. */

@@ -6,6 +6,7 @@ import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop,
 } from './search.js';
 import { loadModel } from './engine.js';
+import type { EngineBuild } from './engine-build.js';
 import { hubSource } from './hub/hub-source.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
 import type { ByteSource } from './sources.js';
@@ -45,13 +46,20 @@ export class Translator {
   readonly info: ModelInfo;
   /** Threads the matrix products run on (LoadOptions.threads; 1 unless the pthreads engine runs). */
   readonly threads: number;
+  /**
+   * The instructions the products run on (LoadOptions.simd): 'relaxed' for crossattn-relaxed.wasm,
+   * else 'simd128'. int8 models translate the same on both, bit for bit.
+   */
+  readonly simd: 'relaxed' | 'simd128';
 
-  private constructor(module: EngineModule, engine: WasmTranslator, threads: number, metadata: Record<string, string>) {
+  private constructor(module: EngineModule, engine: WasmTranslator, instance: { threads: number; build: EngineBuild },
+                      metadata: Record<string, string>) {
     this.module = module;
     this.engine = engine;
     this.config = engine.config();
     this.info = modelInfo(this.config, metadata);
-    this.threads = threads;
+    this.threads = instance.threads;
+    this.simd = instance.build === 'relaxed' ? 'relaxed' : 'simd128';
   }
 
   /**
@@ -79,14 +87,14 @@ export class Translator {
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
     const source = await hubSource(model, { onProgress: options.onProgress, ...options.hub });
-    const { engine, translator, threads, metadata } = await loadModel(source, options);
+    const { engine, translator, metadata, ...instance } = await loadModel(source, options);
     const { sourceLang, targetLang } = translator.config();
     const bad = [sourceLang, targetLang].find((tag) => !isLanguageTag(tag));
     if (bad !== undefined) {
       translator.delete();
       throw new ModelFormatError(`the model's language ${JSON.stringify(bad)} is not a BCP 47 language tag (as "en" or "pt-BR")`);
     }
-    return new Translator(engine, translator, threads, metadata);
+    return new Translator(engine, translator, instance, metadata);
   }
 
   /**
