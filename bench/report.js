@@ -54,6 +54,15 @@ function modelNotes(section) {
   ];
 }
 
+/** The relaxed SIMD build's decode step and ceiling (its own kernels' peaks), where the section has them. */
+function relaxedCeilingNote({ kernels, ceiling_relaxed: ceiling }) {
+  if (!ceiling || !kernels.wasm_relaxed) return [];
+  const step = kernels.wasm_relaxed.decode_step;
+  return [`Relaxed SIMD (crossattn-relaxed.wasm, its kernels measured in the same run with its own peaks: f32x4.relaxed_madd and i32x4.relaxed_dot_i8x16_i7x16_add_s chains): ` +
+    `the decode step takes fp32 ${step.f32_ms.toFixed(3)} ms (${step.f32_fraction_of_bound} of its bound) and int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it; ` +
+    `its ceiling is ${ceiling.fp32_tokens_per_s} tokens/s in fp32 and ${ceiling.int8_tokens_per_s} in int8.`];
+}
+
 /**
  * The decode step against its bound (bench/kernels.cc), and what that bound allows: the section's
  * `ceiling` tokens/s and, for each bar with a `ceiling`, the highest ratio it allows against the peer.
@@ -69,7 +78,7 @@ function ceilingNotes(section) {
       `int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it.`,
     `Ceiling: greedy decoding one sentence at a time with the whole output layer passes neither ${section.ceiling.fp32_tokens_per_s} tokens/s in fp32 nor ${section.ceiling.int8_tokens_per_s} in int8 on this machine: these sentences' ${section.ceiling.target_tokens} target tokens each take at least the step's bound (or the step's time, where shorter), their ${section.ceiling.source_tokens} source tokens the encoder's and cross-attention's key and value products at the fastest rate measured here, even with the second feed-forward matrices, attention and the rest free.`,
   ];
-  notes.push(...contentionNote(section));
+  notes.push(...contentionNote(section), ...relaxedCeilingNote(section));
   for (const [name, b] of Object.entries(section.bars)) {
     if (b.ceiling === undefined) continue;
     notes.push(`${name}: the ceiling is ${b.ceiling}x the same peer${b.ceiling < b.bar ? `, below the bar of ${b.bar}: no engine meets that bar here without a shortlist` : ''}.`);
@@ -120,16 +129,18 @@ function modelSection(report, index) {
       return `| ${size} | ${f.tokens_per_s} | ${q.tokens_per_s} | ${f.p50_ms_per_call} | ${q.p50_ms_per_call} |`;
     }),
     '', `![Target tokens/s against batch size, fp32 and int8, ${section.name}](${plot('bench-batch.svg')})`, '',
-    '### Bars (issues 3, 19 and 49)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
+    '### Bars (issues 3, 19, 49 and 62)', '', '| bar | measured | target | met |', '| --- | ---: | ---: | :---: |',
     ...Object.entries(bars).map(([name, b]) => `| ${name} | ${b.value} | ${b.lower_is_better ? '<=' : '>='} ${b.bar} | ${b.met ? 'yes' : 'no'} |`),
     '', ...ceilingNotes(section), '', `### Kernels (bench/kernels.cc, ${section.name}'s shapes)`, '',
     `SIMD128 peak (5 multiply and 5 add chains, no FMA), median over shapes: wasm ${wasmKernels.simd128_peak_gflops} GFLOP/s, native SSE4.1 ${kernels.native_sse41.simd128_peak_gflops} GFLOP/s. Each shape's peak is measured right before it, and each figure is the best of ${wasmKernels.rounds} round(s) through all shapes; "of peak" is wasm fp32 over that peak.`,
     'Roofline (wasm): each product against its bound, max(operations / compute peak, weight bytes / read bandwidth), with the int8 compute peak of i32x4.dot_i16x8_s chains and the read bandwidth over a buffer of the shape\'s weight bytes, all measured right before it; "of bound" is the time the bound allows over the time taken (1 is the limit; above 1 is noise of this shared machine), and the bound that applies is named.', '',
-    '| shape | M x K x N | wasm fp32 GFLOP/s | of peak | fp32 of bound | wasm int8 GOP/s | int8 dot peak GOP/s | int8 of bound | read GB/s fp32 / int8 weights | wasm Eigen GFLOP/s | native fp32 | native int8 | native Eigen |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    'The relaxed columns are crossattn-relaxed.wasm\'s products in the same run, under a Node with relaxed SIMD, against its own peaks (f32x4.relaxed_madd chains for fp32, i32x4.relaxed_dot_i8x16_i7x16_add_s chains for int8).', '',
+    '| shape | M x K x N | wasm fp32 GFLOP/s | of peak | fp32 of bound | wasm int8 GOP/s | int8 dot peak GOP/s | int8 of bound | read GB/s fp32 / int8 weights | relaxed fp32 GFLOP/s | relaxed int8 GOP/s | relaxed dot peak GOP/s | relaxed int8 of bound | wasm Eigen GFLOP/s | native fp32 | native int8 | native Eigen |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...wasmKernels.shapes.map((s, i) => {
-      const n = kernels.native_sse41.shapes[i];
-      return `| ${s.name} | ${s.m} x ${s.k} x ${s.n} | ${s.f32_gflops} | ${s.f32_fraction_of_peak} | ${s.f32_fraction_of_bound} (${s.f32_bound}) | ${s.int8_gops} | ${s.dot_peak_gops} | ${s.int8_fraction_of_bound} (${s.int8_bound}) | ${s.f32_read_gbps} / ${s.int8_read_gbps} | ${s.eigen_gflops} | ${n.f32_gflops} | ${n.int8_gops} | ${n.eigen_gflops} |`;
+      const n = kernels.native_sse41.shapes[i], r = kernels.wasm_relaxed?.shapes[i];
+      const relaxed = r ? `${r.f32_gflops} | ${r.int8_gops} | ${r.dot_peak_gops} | ${r.int8_fraction_of_bound} (${r.int8_bound})` : '– | – | – | –';
+      return `| ${s.name} | ${s.m} x ${s.k} x ${s.n} | ${s.f32_gflops} | ${s.f32_fraction_of_peak} | ${s.f32_fraction_of_bound} (${s.f32_bound}) | ${s.int8_gops} | ${s.dot_peak_gops} | ${s.int8_fraction_of_bound} (${s.int8_bound}) | ${s.f32_read_gbps} / ${s.int8_read_gbps} | ${relaxed} | ${s.eigen_gflops} | ${n.f32_gflops} | ${n.int8_gops} | ${n.eigen_gflops} |`;
     }),
     '',
   ];

