@@ -13,7 +13,7 @@ import type { ByteSource, ProgressCallback } from './sources.js';
 import type { LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
 
 /** Options of WorkerTranslator.load and WorkerPool.load: those of Translator.load (LoadOptions). */
-export type WorkerLoadOptions = Pick<LoadOptions, 'wasm' | 'threads' | 'onProgress'>;
+export type WorkerLoadOptions = Pick<LoadOptions, 'wasm' | 'threads' | 'simd' | 'onProgress'>;
 
 interface Pending {
   resolve: (v: unknown) => void;
@@ -30,6 +30,7 @@ export class WorkerTranslator {
 
   private failure: Error | null = null;  // set once the worker has died or was disposed: every later call rejects with it
   private threadCount = 1;
+  private simdBuild: 'relaxed' | 'simd128' = 'simd128';
   private readonly worker: Endpoint;
   /** The model's name, direction and provenance (Translator.info), once loaded. */
   readonly info = {} as ModelInfo;
@@ -51,7 +52,7 @@ export class WorkerTranslator {
   /**
    * Loads `model` (a URL, bytes, or in Node a path) in `worker` (a DOM Worker or a
    * node:worker_threads Worker whose script calls serveTranslator), with the LoadOptions wasm,
-   * threads and onProgress. Rejects with the typed error of Translator.load, InvalidInputError for
+   * threads, simd and onProgress. Rejects with the typed error of Translator.load, InvalidInputError for
    * an onProgress that is not a function, or WorkerError when the worker stops; on any failure the
    * worker is terminated (no thread is left keeping Node running).
    */
@@ -78,17 +79,24 @@ export class WorkerTranslator {
     this.checkLive();
     checkProgress(options.onProgress);
     const moved = transfer && model instanceof Uint8Array ? [model.buffer as ArrayBuffer] : [];
-    const { config, info, threads } = (await this.call({ type: 'load', model, wasm: options.wasm, threads: options.threads },
-      { onProgress: options.onProgress }, moved)) as { config: ModelConfig; info: ModelInfo; threads: number };
+    const request = { type: 'load', model, wasm: options.wasm, threads: options.threads, simd: options.simd } as const;
+    const { config, info, threads, simd } = (await this.call(request, { onProgress: options.onProgress }, moved)) as
+      { config: ModelConfig; info: ModelInfo; threads: number; simd: 'relaxed' | 'simd128' };
     Object.assign(this.config, config);
     Object.assign(this.info, info);
     this.threadCount = threads;
+    this.simdBuild = simd;
     return this;
   }
 
   /** Threads the worker's translator runs its products on (Translator.threads). */
   get threads(): number {
     return this.threadCount;
+  }
+
+  /** The instructions the worker's translator runs on (Translator.simd). */
+  get simd(): 'relaxed' | 'simd128' {
+    return this.simdBuild;
   }
 
   /**

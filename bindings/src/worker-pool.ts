@@ -49,7 +49,8 @@ export class WorkerPool {
     const threads = options.threads ?? 1;
     try {
       checkProgress(options.onProgress);
-      const [modelBytes, wasm] = await Promise.all([readBytes(model, options.onProgress), prepareEngine(options.wasm, threads)]);
+      const [modelBytes, wasm] = await Promise.all([readBytes(model, options.onProgress),
+                                                    prepareEngine(options.wasm, threads, options.simd)]);
       const owned = modelBytes !== model;  // read here, not the caller's array: the last worker may take it
       const translators = await Promise.all(clients.map((client, i) =>
         client.loadModel(modelBytes, { wasm, threads }, owned && i === clients.length - 1)));
@@ -66,6 +67,8 @@ export class WorkerPool {
   get size(): number { return this.translators.length; }
   /** Threads each worker's translator runs on. */
   get threads(): number { return this.translators[0].threads; }
+  /** The instructions each worker's translator runs on (Translator.simd). */
+  get simd(): 'relaxed' | 'simd128' { return this.translators[0].simd; }
 
   /**
    * Same contract as Translator.translateBatch; each result's `ms` is its worker's batch time.

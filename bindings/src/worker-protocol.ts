@@ -7,6 +7,7 @@ import type { AlignmentOptions, WordAlignment } from './alignment.js';
 import { CrossattnError, DisposedError, InvalidInputError, WorkerError, errorFromEngine, type OptionFault } from './errors.js';
 import { checkStreamOptions, engineOptionsJson, type StreamOptions, type TokenEvent } from './search.js';
 import type { ThreadsOption, WasmSource } from './engine.js';
+import type { SimdOption } from './engine-build.js';
 import type { ByteSource } from './sources.js';
 import type { TranslateOptions } from './translator.js';
 
@@ -15,7 +16,7 @@ export type WireOptions = Omit<TranslateOptions, keyof StreamOptions> & { stream
 
 /** A request the page posts to the worker; `id` pairs it with its replies (and names it in a cancel). */
 export type Request =
-  | { id: number; type: 'load'; model: ByteSource; wasm?: WasmSource; threads?: ThreadsOption }
+  | { id: number; type: 'load'; model: ByteSource; wasm?: WasmSource; threads?: ThreadsOption; simd?: SimdOption }
   | { id: number; type: 'translate'; text: string; options?: WireOptions }
   | { id: number; type: 'translateBatch'; texts: string[]; options?: WireOptions }
   | { id: number; type: 'align'; source: string; target: string; options?: WireOptions }

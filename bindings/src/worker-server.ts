@@ -37,9 +37,10 @@ function serve(port: Endpoint): void {
         translator = await Translator.load(request.model, {
           wasm: request.wasm,
           threads: request.threads,
+          simd: request.simd,
           onProgress: (loaded, total) => reply({ id: request.id, type: 'progress', loaded, total }),
         });
-        reply({ id: request.id, type: 'result', value: { config: translator.config, info: translator.info, threads: translator.threads } });
+        reply({ id: request.id, type: 'result', value: { config: translator.config, info: translator.info, threads: translator.threads, simd: translator.simd } });
       } else if (request.type === 'symmetrize') {
         if (translator === null) throw new DisposedError('no model is loaded in this worker');
         reply({ id: request.id, type: 'result', value: translator.symmetrize(request.forward, request.backward, request.alignment) });

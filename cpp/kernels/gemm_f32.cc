@@ -1,4 +1,5 @@
-// fp32 y = x W^T + b on panels of 8 output features (see gemm.h for the layout).
+// fp32 y = x W^T + b on panels of 8 output features (see gemm.h for the layout), and the members of
+// PackedLinear that the fp32 and int8 formats share (apply, select_rows, from_packed).
 //
 // The micro-kernel keeps an [MR rows x 8 NP features] block of y in registers and streams K once:
 // per input k it loads NP panel rows (2 NP vectors), broadcasts MR activations and issues
@@ -209,6 +210,22 @@ PackedLinear PackedLinear::from_f32(const float* w, int out, int in, const float
     float* panel = l.panels_.data() + static_cast<size_t>(j / kPanel) * in * kPanel;
     for (int k = 0; k < in; ++k) panel[k * kPanel + j % kPanel] = w[static_cast<size_t>(j) * in + k];
   }
+  l.bias_.assign(n_pad, 0.0f);
+  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
+  return l;
+}
+
+// Both int8 products' (gemm_int8.cc, gemm_int8_dot.cc): scales and bias padded with zeros to a
+// multiple of 8 features, whole vectors for panels of 8 or of 4.
+PackedLinear PackedLinear::from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
+                                       const float* bias) {
+  PackedLinear l;
+  l.in_ = in;
+  l.out_ = out;
+  l.qpanels_ = std::move(panels);
+  const int n_pad = round_up(out, 8);
+  l.scale_.assign(n_pad, 0.0f);
+  std::copy_n(scale, out, l.scale_.begin());
   l.bias_.assign(n_pad, 0.0f);
   if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
   return l;

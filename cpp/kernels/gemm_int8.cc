@@ -314,20 +314,6 @@ PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const 
   return from_packed(std::move(panels), scale.data(), n, in_, bias.data());
 }
 
-PackedLinear PackedLinear::from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
-                                       const float* bias) {
-  PackedLinear l;
-  l.in_ = in;
-  l.out_ = out;
-  l.qpanels_ = std::move(panels);
-  const int n_pad = round_up(out, kFeatures);
-  l.scale_.assign(n_pad, 0.0f);
-  std::copy_n(scale, out, l.scale_.begin());
-  l.bias_.assign(n_pad, 0.0f);
-  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
-  return l;
-}
-
 PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
                                             const float* bias) {
   const int file_panel_count = round_up(out, 4) / 4, steps = round_up(in, kInputs) / kInputs;

@@ -12,7 +12,10 @@
 //   sum_k Wq[j, k] Xq[k] = dot(Wq[j], P) - dot(Wq[j], N),
 // exact in int32 (|products| <= 127^2, K <= 2^17 inputs). That is two dot products per 16 weights;
 // a block of rows with no negative value (a ReLU's output) needs only the first. Quantizing x to
-// 7 bits instead would take one, at the cost of changing the outputs.
+// 7 bits instead (scale max|x| / 63, shifted into [1, 127]) would take one dot product, but changes
+// the outputs: with int8_rows.h's 127 made 63, the native CLI's greedy translations of 200 FLORES dev
+// sentences (general-en-de and general-de-en, whole output layer, 2026-11-29) changed in 85 and 75 of
+// 200 and lost 0.09 and 0.36 BLEU.
 //
 // Packing: panels of 4 output features, [ceil(out/4)][ceil(in/4)][16]: chunk s of panel p holds,
 // in lane i, the bytes Wq[4p + i][4s .. 4s + 3], so that one dot product of the chunk with the
@@ -265,20 +268,6 @@ PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const 
     bias[i] = bias_[rows[i]];
   }
   return from_packed(std::move(panels), scale.data(), n, in_, bias.data());
-}
-
-PackedLinear PackedLinear::from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
-                                       const float* bias) {
-  PackedLinear l;
-  l.in_ = in;
-  l.out_ = out;
-  l.qpanels_ = std::move(panels);
-  const int n_pad = round_up(out, kFeatures);
-  l.scale_.assign(n_pad, 0.0f);
-  std::copy_n(scale, out, l.scale_.begin());
-  l.bias_.assign(n_pad, 0.0f);
-  if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
-  return l;
 }
 
 PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,

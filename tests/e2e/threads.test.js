@@ -1,12 +1,16 @@
-// The pthreads engine in Debian's Chromium. web/serve.js sends COOP/COEP, so the page is cross-origin
-// isolated: threadsAvailable() counts the cores (at most 4), the page runs one worker of that many
-// threads, and a Translator on 2 threads gives what one on 1 thread gives, token for token and
-// score for score (each output feature is computed by one thread, in the same order).
+// The engine's builds in Debian's Chromium. The pthreads engine: web/serve.js sends COOP/COEP, so the
+// page is cross-origin isolated: threadsAvailable() counts the cores (at most 4), the page runs one
+// worker of that many threads, and a Translator on 2 threads gives what one on 1 thread gives, token
+// for token and score for score (each output feature is computed by one thread, in the same order).
+// The relaxed SIMD engine (crossattn-relaxed.wasm): Chromium has relaxed SIMD, so a single-thread
+// translator takes that build by default, and an int8 model translates on it exactly as on the
+// SIMD128 build (texts, log-probabilities, cross-attention), greedy and beam.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
 import { launchChromium, translateOn } from './browser.js';
 
 const MODEL = '/models/tatoeba-en-de/tatoeba-en-de.int8.crossattn';
+const GENERAL_MODEL = '/models/general-en-de/general-en-de.int8.crossattn';
 const SENTENCES = [
   'A dog runs.',
   'The committee said on Tuesday that the new rules, which were agreed after months of talks, will take effect next year.',
@@ -91,5 +95,37 @@ test('the page itself translates on its threaded worker and says so', async () =
   const meta = await page.textContent('#meta');
   if (Math.min(4, cores) > 1) expect(meta).toMatch(new RegExp(`on ${Math.min(4, cores)} threads`));
   else expect(meta).not.toMatch(/threads/);
+  expect(pageErrors).toEqual([]);
+});
+
+test('Chromium has relaxed SIMD, and a single-thread translator runs crossattn-relaxed.wasm by default', async () => {
+  const { supported, simd } = await inPage(`
+    const { Translator, relaxedSimdSupported } = await import('/dist/index.js');
+    const t = await Translator.load(arg, { threads: 1 });
+    const simd = t.simd;
+    t.dispose();
+    return { supported: relaxedSimdSupported(), simd };`, GENERAL_MODEL);
+  expect(supported).toBe(true);
+  expect(simd).toBe('relaxed');
+});
+
+test('an int8 model translates bit for bit the same on the relaxed and SIMD128 builds', async () => {
+  const runs = await inPage(`
+    const { Translator } = await import('/dist/index.js');
+    const out = {};
+    for (const simd of ['simd128', 'relaxed']) {
+      const t = await Translator.load(arg.model, { threads: 1, simd });
+      const greedy = await t.translateBatch(arg.sentences, { attention: true });
+      const beam = await t.translate(arg.sentences[1], { beamSize: 4 });
+      out[simd] = { simd: t.simd, texts: greedy.map((r) => r.text), logProbs: greedy.map((r) => r.logProb),
+                    attention: greedy[2].crossAttention.flat(2).map((row) => Array.from(row)), beam: [beam.text, beam.score] };
+      t.dispose();
+    }
+    return out;`, { model: GENERAL_MODEL, sentences: SENTENCES });
+  expect([runs.simd128.simd, runs.relaxed.simd]).toEqual(['simd128', 'relaxed']);
+  expect(runs.relaxed.texts).toEqual(runs.simd128.texts);
+  expect(runs.relaxed.logProbs).toEqual(runs.simd128.logProbs);
+  expect(runs.relaxed.attention).toEqual(runs.simd128.attention);
+  expect(runs.relaxed.beam).toEqual(runs.simd128.beam);
   expect(pageErrors).toEqual([]);
 });

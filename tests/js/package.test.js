@@ -46,11 +46,12 @@ beforeAll(() => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-test('the core package: both engines, their types, the CLI and the catalog, no model, at most 2 MB', () => {
+test('the core package: the three engines, their types, the CLI and the catalog, no model, at most 2 MB', () => {
   const files = core.files.map((f) => f.path);
   expect(core.size).toBeLessThanOrEqual(MAX_CORE_BYTES);
   expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/crossattn.wasm',
-    'dist/crossattn.mjs', 'dist/crossattn-mt.wasm', 'dist/crossattn-mt.mjs', 'dist/crossattn-mt.worker.js', 'dist/index.js', 'dist/index.d.ts', 'dist/worker.js', 'dist/cli.js', 'models/catalog.json']));
+    'dist/crossattn.mjs', 'dist/crossattn-mt.wasm', 'dist/crossattn-mt.mjs', 'dist/crossattn-mt.worker.js',
+    'dist/crossattn-relaxed.wasm', 'dist/crossattn-relaxed.mjs', 'dist/crossattn-relaxed.d.mts', 'dist/index.js', 'dist/index.d.ts', 'dist/worker.js', 'dist/cli.js', 'models/catalog.json']));
   expect(files.filter((f) => f.endsWith('.crossattn'))).toEqual([]);
 });
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  DisposedError, InvalidInputError, ModelFormatError, Translator, WorkerError, pharaoh, splitSentences,
+  DisposedError, InvalidInputError, ModelFormatError, Translator, WorkerError, pharaoh, relaxedSimdSupported, splitSentences,
 } from '../../dist/index.js';
 import { WorkerPool, WorkerTranslator, serveTranslator } from '../../dist/worker.js';
 import { DATA, MODEL } from './paths.js';
@@ -23,6 +23,7 @@ afterAll(() => {
 });
 
 test('translate, translateBatch and align answer across the channel', async () => {
+  expect(client.simd).toBe(relaxedSimdSupported() ? 'relaxed' : 'simd128');  // the build the worker's load chose
   const one = await client.translate('A dog runs.', { alignment: true, residual: true });
   expect(one.alignment.links.length).toBeGreaterThan(0);
   expect(one.residual.cosine).toHaveLength(client.config.decoderLayers);
@@ -48,6 +49,7 @@ describe('in Node worker threads', () => {
     const workers = spawn(2);
     const pool = await WorkerPool.load(workers, MODEL);
     expect([pool.size, pool.threads]).toEqual([2, 1]);  // docs/api.md: each worker runs 1 thread by default
+    expect(pool.simd).toBe(relaxedSimdSupported() ? 'relaxed' : 'simd128');
     const single = await Translator.load(MODEL);
     try {
       expect(pool.config).toEqual(single.config);
