@@ -43,6 +43,7 @@ int last_start(const int* ids, int end, const WordPieces& pieces) {
 WordPieces::WordPieces(const std::vector<std::string>& pieces)
     : starts_(pieces.size()), punctuation_(pieces.size()), key_(pieces.size()), next_alike_(pieces.size(), -1) {
   std::unordered_map<std::string, int> first;  // lower-cased piece -> its smallest id
+  first.reserve(pieces.size());
   std::vector<int> last(pieces.size(), -1);     // per key: the last id of its list so far
   for (size_t id = 0; id < pieces.size(); ++id) {
     const std::string& p = pieces[id];
