@@ -1,6 +1,8 @@
 // The section of performance.md on converting a model in the page, from the `convert` section of
 // performance.json that bench/page-convert.js writes (bench/run.js keeps it, bench/report.js prints it).
 
+import { replaceSection } from './markdown-section.js';
+
 export const CONVERT_HEADING = '## Converting a model in the page';
 
 const mb = (bytes) => `${Math.round(bytes / 2 ** 20)} MiB`;
@@ -24,14 +26,5 @@ export function convertMarkdown(convert) {
   ].join('\n');
 }
 
-/** `markdown` (performance.md) with its convert section replaced by `section`, or added before the first model section. */
-export function replaceConvertSection(markdown, section) {
-  section = section.endsWith('\n\n') ? section : `${section}\n`;  // a blank line before the next heading
-  const start = markdown.indexOf(CONVERT_HEADING);
-  if (start >= 0) {
-    const next = markdown.indexOf('\n## ', start + CONVERT_HEADING.length);
-    return markdown.slice(0, start) + section + (next >= 0 ? markdown.slice(next + 1) : '');
-  }
-  const where = markdown.indexOf('\n## Where the time goes');
-  return where >= 0 ? `${markdown.slice(0, where + 1)}${section}${markdown.slice(where + 1)}` : `${markdown}\n${section}`;
-}
+/** `markdown` (performance.md) with its convert section replaced by `section`, or added before "## Where the time goes". */
+export const replaceConvertSection = (markdown, section) => replaceSection(markdown, CONVERT_HEADING, section);

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../tests/e2e/browser.js';
+import { sampleBrowserMemory } from './browser-memory.js';
 import { startHub } from '../tests/js/fixtures/hub-server.js';
 import { serve } from '../web/serve.js';
 import { convertMarkdown, replaceConvertSection } from './convert-report.js';
@@ -33,27 +34,6 @@ const ID = 'Helsinki-NLP/opus-mt-en-de';
 const FIXTURE = path.join(root, 'build/fixtures/opus-mt-size/opus-mt-en-de');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The memory of a process (bytes): its proportional set size (Linux smaps_rollup), a shared page counting once over all its sharers. */
-function pss(pid) {
-  try {
-    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))[1]) * 1024;
-  } catch {
-    return 0;  // the process ended meanwhile
-  }
-}
-
-/** The memory of this process's descendants (the browser's processes), in bytes. */
-function browserMemory() {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number));
-  const family = new Set([process.pid]);
-  for (let size = 0; size !== family.size;) {
-    size = family.size;
-    for (const [p, parent] of rows) if (family.has(parent)) family.add(p);
-  }
-  family.delete(process.pid);
-  return [...family].reduce((sum, p) => sum + pss(p), 0);
-}
-
 /** One conversion in a fresh context: the times (ms) and the browser's peak memory above its level before. */
 async function run(browser, url) {
   const context = await browser.newContext();
@@ -65,15 +45,13 @@ async function run(browser, url) {
     globalThis.statusTimes = [];
     new MutationObserver(() => globalThis.statusTimes.push([performance.now(), status.textContent])).observe(status, { childList: true, characterData: true, subtree: true });
   });
-  const before = browserMemory();
-  let peak = before;
-  const sampler = setInterval(() => { peak = Math.max(peak, browserMemory()); }, 50);
+  const memory = sampleBrowserMemory();
   await page.fill('#hub-id', ID);
   const start = await page.evaluate(() => performance.now());
   await page.click('#hub-open');
   await page.waitForFunction(() => globalThis.statusTimes.some(([, t]) => t.startsWith('Opened ')) ||
     !document.getElementById('open-error').hidden, null, { timeout: 600_000 });
-  clearInterval(sampler);
+  const { before, peak } = memory.stop();
   if (!(await page.isHidden('#open-error'))) throw new Error(await page.textContent('#open-error'));
   const times = await page.evaluate(() => globalThis.statusTimes);
   const at = (test) => times.find(([, t]) => test(t))?.[0];

@@ -3,6 +3,7 @@
 // gives them.
 
 import { convertMarkdown } from './convert-report.js';
+import { opusMtMarkdown } from './opus-mt-report.js';
 import { pageMarkdown } from './page-report.js';
 import { profileMarkdown } from './profile-report.js';
 
@@ -158,6 +159,7 @@ export function performanceMarkdown(report) {
     'Peak memory is the process\'s maximum resident set (Node itself is about 40-50 MiB of it).', '',
     ...(report.page ? [pageMarkdown(report.page, report)] : []),  // bench/page-first-translation.js
     ...(report.convert ? [convertMarkdown(report.convert)] : []),  // bench/page-convert.js
+    ...(report.opus_mt ? [opusMtMarkdown(report.opus_mt)] : []),  // bench/opus-mt-size.js
     ...(report.profile ? [profileMarkdown(report.profile)] : []),  // bench/profile.js
     ...report.models.flatMap((_, index) => modelSection(report, index)),
   ].join('\n');

@@ -70,14 +70,16 @@ const report = {
   sentences, runs, models,
 };
 // The page's first translation (bench/page-first-translation.js, `npm run bench:page -- --write`)
-// is measured on its own, in Chromium, as is the conversion of a model in the page (bench/page-convert.js
-// --write), and the profile by phase (bench/profile.js --write) on its own too: their sections of the
-// previous performance.json are kept.
+// is measured on its own, in Chromium, as are the conversion of a model in the page (bench/page-convert.js
+// --write) and an OPUS-MT-size model against transformers.js (bench/opus-mt-size.js --write), and the
+// profile by phase (bench/profile.js --write) on its own too: their sections of the previous
+// performance.json are kept.
 const previousFile = path.join(values.out, 'performance.json');
 const previous = existsSync(previousFile) ? JSON.parse(readFileSync(previousFile, 'utf8')) : {};
 if (previous.page) report.page = previous.page;
 if (previous.profile) report.profile = previous.profile;
 if (previous.convert) report.convert = previous.convert;  // bench/page-convert.js --write
+if (previous.opus_mt) report.opus_mt = previous.opus_mt;  // bench/opus-mt-size.js --write
 writeFileSync(path.join(values.out, 'performance.json'), JSON.stringify(report, null, 2) + '\n');
 models.forEach((section, index) => {
   const plots = benchPlots({ ...report, ...section, model: section.name });
