@@ -3,7 +3,7 @@
 // navigation to the first translated sentence of the page's example text, on the catalog's default
 // model (the first direction, en-de), served by web/serve.js.
 //
-//   npm run bench:page [-- --runs N] [--baseline DIR [--baseline-note TEXT]] [--write] [--out DIR]
+//   npm run bench:page [-- --runs N] [--baseline DIR [--baseline-note TEXT] | --builds] [--write] [--out DIR]
 //
 // Each run opens a fresh browser context (empty HTTP cache, no service worker, empty Cache Storage)
 // and loads the page: cold. Once the service worker keeps the model (web/sw.js), the page is reloaded:
@@ -11,7 +11,10 @@
 // The phases come from the page's own marks (web/page-marks.js) and its Resource Timing entries.
 // --baseline DIR serves another copy of the site (the repository's layout: web/, dist/, models/,
 // node_modules/), with its own web/serve.js, beside this one, runs alternating, so that a change is measured against what it
-// changes on the same machine at the same time. Medians over --runs (default 5). Prints JSON; with
+// changes on the same machine at the same time. --builds serves this repository's page three ways,
+// alternating, to compare the engine builds: cross-origin isolated (the pthreads build, as
+// web/serve.js serves it), and not isolated (as a static host without COOP and COEP serves it: one
+// thread) with the page's simd parameter at 'relaxed' and at 'simd128'. Medians over --runs (default 5). Prints JSON; with
 // --write, the medians (this repository's page, and the baseline's, with --baseline-note saying what
 // it is) go into --out/performance.json (docs/ by default) as its `page` section, which `npm run
 // bench` keeps, and into performance.md's section (bench/page-report.js).
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     baseline: { type: 'string' },
     'baseline-note': { type: 'string', default: 'the page before this change' },
+    builds: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(root, 'docs') },
   },
@@ -53,6 +57,7 @@ function readTimings() {
   return {
     marks, dom_content_loaded: nav.domContentLoadedEventEnd,
     wasm: entry((p) => p.endsWith('.wasm')), model: entry((p) => p.endsWith('.crossattn')), catalog: entry((p) => p.endsWith('catalog.json')),
+    wasm_file: resources.map((e) => new URL(e.name).pathname).find((p) => p.endsWith('.wasm'))?.split('/').pop() ?? null,
     controlled: Boolean(navigator.serviceWorker?.controller), isolated: globalThis.crossOriginIsolated === true,
     target: document.querySelector('#target').textContent.trim(),
     beam_size: Number(document.querySelector('#beam-size').value),
@@ -101,11 +106,14 @@ async function coldAndWarm(browser, url) {
   }
 }
 
-const sites = [{ label: 'page', root }];
-if (values.baseline) sites.unshift({ label: 'baseline', root: path.resolve(values.baseline) });
+const sites = values.builds
+  ? [{ label: 'page', root, isolated: true, query: '' }, { label: 'relaxed', root, isolated: false, query: '?simd=relaxed' },
+     { label: 'simd128', root, isolated: false, query: '?simd=simd128' }]
+  : [{ label: 'page', root, isolated: true, query: '' }];
+if (values.baseline) sites.unshift({ label: 'baseline', root: path.resolve(values.baseline), isolated: true, query: '' });
 for (const site of sites) {  // each site served by its own web/serve.js
   const { serve } = await import(pathToFileURL(path.join(site.root, 'web', 'serve.js')).href);
-  site.server = await serve(0, { root: site.root });
+  site.server = await serve(0, { root: site.root, isolated: site.isolated });
 }
 const browser = await launchChromium();
 const samples = Object.fromEntries(sites.map((s) => [s.label, { cold: [], warm: [] }]));
@@ -114,7 +122,8 @@ const loadBefore = os.loadavg()[0];
 try {
   for (let run = 0; run < runs; run++) {
     for (const site of run % 2 ? [...sites].reverse() : sites) {
-      const { cold, warm } = await coldAndWarm(browser, site.server.url);
+      const { cold, warm } = await coldAndWarm(browser, site.server.url + site.query);
+      site.wasm ??= cold.wasm_file;
       target ??= cold.target;
       isolated ??= cold.isolated;
       beamSize ??= cold.beam_size;
@@ -143,6 +152,7 @@ const result = {
   load_average: [loadBefore, os.loadavg()[0]].map((x) => Number(x.toFixed(1))),  // of the machine, before and after
   ...(values.baseline ? { faster_than_baseline: { cold: fasterIn('cold'), warm: fasterIn('warm') } } : {}),
   ...Object.fromEntries(sites.map((s) => [s.label, { cold: medians(samples[s.label].cold), warm: medians(samples[s.label].warm) }])),
+  ...(values.builds ? { builds: sites.map((s) => ({ label: s.label, wasm: s.wasm, isolated: s.isolated })) } : {}),
 };
 console.log(JSON.stringify(result, null, 2));
 

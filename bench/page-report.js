@@ -32,17 +32,21 @@ function peerLoads(section) {
 /** performance.md's section for `page` (performance.json's page section); `report` gives the peers' load times. */
 export function pageMarkdown(page, report = {}) {
   const before = page.baseline;
-  const variants = [...(before ? [['before', before]] : []), [before ? 'now' : '', page.page]];
+  const variants = page.builds
+    ? page.builds.map((b) => [`${b.wasm ?? b.label}${b.isolated ? ' (isolated)' : ''}`, page[b.label]])
+    : [...(before ? [['before', before]] : []), [before ? 'now' : '', page.page]];
   const head = variants.flatMap(([name]) => [`${name} cold ms`.trim(), `${name} warm ms`.trim()]);
   const loads = peerLoads(report.models?.find((m) => page.model?.includes(m.name)) ?? report.models?.[0]);
   return [
     PAGE_HEADING, '',
     `Measured by \`${page.command}\` (bench/page-first-translation.js) on ${page.date.slice(0, 10)}: ${page.machine}, ${page.browser}, the page served by web/serve.js on the same machine (no network time).`,
-    `The page's example sentence translated by the catalog's default model, models/${page.model}, with ${page.engine}` +
+    `The page's example sentence translated by the catalog's default model, models/${page.model}, with ${page.builds ? "each engine build" : page.engine}` +
       `${page.beam_size ? `, decoded as the page decodes by default (${page.beam_size > 1 ? `beam search, ${page.beam_size} hypotheses` : 'greedy'})` : ''}; medians of ${page.runs} runs` +
       `${page.load_average ? ` on a machine shared with other work (load average ${page.load_average.join(' and ')} at the start and the end: a phase varies by a third from run to run, so compare within this table)` : ''}.`,
     'Cold: a fresh browser profile (no HTTP cache, no service worker). Warm: the reload once the service worker keeps the model (the page, scripts and wasm revalidated with the server, the model from Cache Storage).',
     'Phases from the page\'s own marks (web/page-marks.js) and Resource Timing, each in ms since the navigation started unless it says otherwise.',
+    ...(page.builds ? ['Each engine build, in the same runs, alternating: the page cross-origin isolated as web/serve.js serves it (the pthreads build), and ' +
+      'not isolated, as a static host without COOP and COEP serves it (one thread), with its `simd` parameter at `relaxed` and at `simd128` (web/page-start.js).'] : []),
     ...(before ? [`Before: ${page.baseline_note ?? 'the page before this change'}, in the same runs, alternating` +
       (page.faster_than_baseline ? `; the page was first in ${page.faster_than_baseline.cold} of ${page.runs} cold and ${page.faster_than_baseline.warm} of ${page.runs} warm runs.` : '.')] : []),
     'What the page does to get there (web/page-start.js): it starts compiling the engine when its script starts, streamed as the wasm arrives (WebAssembly.compileStreaming; web/serve.js sends application/wasm, and the service worker passes answers on as they arrive while it stores them); its workers start once the service worker controls the page; the optional files (the explain view\'s comparison, the speed line) are fetched beside the catalog, not before the model; one worker downloads the model itself, straight into the engine\'s memory, while its engine starts; and web/serve.js revalidates unchanged files by ETag, so a warm load\'s wasm and scripts are 304s.', '',

@@ -9,15 +9,20 @@ import { WorkerPool, WorkerTranslator } from '../dist/worker.js';
 import { markOnce } from './page-marks.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
+// The engine build the page's `simd` parameter asks for ('relaxed' or 'simd128', as LoadOptions.simd;
+// any other value or none: 'auto', relaxed SIMD where the browser has it). A page that asks for
+// 'relaxed' in a browser without it shows the load's error.
+const SIMD = ['relaxed', 'simd128'].find((s) => s === new URLSearchParams(location.search).get('simd')) ?? 'auto';
 let spare = [];  // workers started early, not yet used
 
 /**
  * Starts compiling the engine the page will use with `threads` (crossattn-mt.wasm where the page is
- * cross-origin isolated, else crossattn.wasm); resolves to the compiled module. Marks
- * crossattn:engine-compiled once it is ready (page-marks.js).
+ * cross-origin isolated, else crossattn-relaxed.wasm or crossattn.wasm; the page's `simd` parameter
+ * may choose); resolves to the compiled module. Marks crossattn:engine-compiled once it is ready
+ * (page-marks.js).
  */
 export function startEngine(threads) {
-  const compiled = prepareEngine(undefined, threads);
+  const compiled = prepareEngine(undefined, threads, SIMD);
   compiled.then(() => markOnce('engine-compiled'), () => {});  // a failure is the model load's to report
   return compiled;
 }
@@ -56,10 +61,11 @@ export function takeWorkers(count) {
  * WorkerPool.load. Call it in the task that took the workers (it listens to them before any await).
  */
 export async function loadWorkers(workers, model, options) {
+  options = { ...options, simd: SIMD };
   if (workers.length !== 1 || !(typeof model === 'string' || model instanceof URL)) return WorkerPool.load(workers, model, options);
   const client = WorkerTranslator.watch(workers[0]);  // hears a worker that fails meanwhile
   try {
-    const wasm = await prepareEngine(options.wasm, options.threads);
+    const wasm = await prepareEngine(options.wasm, options.threads, SIMD);
     await client.loadModel(model, { ...options, wasm });
   } catch (e) {
     client.dispose();

@@ -46,7 +46,7 @@ function inlineScriptHashes(html) {
  * raw files do), and `hub`, a Hub endpoint of another scheme (HF_ENDPOINT: a mirror on http, a
  * test's local hub); scripts, styles and workers still come from this origin only.
  */
-export function securityHeaders(html = readFileSync(join(root, 'web', 'index.html'), 'utf8'), { hub } = {}) {
+export function securityHeaders(html = readFileSync(join(root, 'web', 'index.html'), 'utf8'), { hub, isolated = true } = {}) {
   const connect = ["'self'", 'https:', ...(hub && !hub.startsWith('https:') ? [new URL(hub).origin] : [])];
   const csp = [
     "default-src 'self'", ['script-src', "'self'", "'wasm-unsafe-eval'", ...inlineScriptHashes(html)].join(' '),
@@ -58,7 +58,7 @@ export function securityHeaders(html = readFileSync(join(root, 'web', 'index.htm
     // COOP same-origin + COEP require-corp make the page cross-origin isolated: SharedArrayBuffer,
     // and with it the pthreads engine (crossattn-mt.wasm), becomes available. Everything the page
     // loads comes from this origin, or (a model opened by URL) through CORS, which COEP allows.
-    'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
+    ...(isolated ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {}),
     'cross-origin-resource-policy': 'same-origin', 'x-frame-options': 'DENY',
   };
 }
@@ -81,15 +81,16 @@ export const IDLE_TIMEOUT_MS = 10_000;
  * listen error (EADDRINUSE when the port is taken). `root`: the folder served, the repository by
  * default (a site web/build.js wrote has the same layout). `hub`: a Hub
  * endpoint the page may download models from besides https ones (securityHeaders); `url` then
- * carries it as the page's `hub` parameter (web/hub-controls.js).
+ * carries it as the page's `hub` parameter (web/hub-controls.js). `isolated: false` leaves out COOP and
+ * COEP, as a static host that cannot send them does: the page then runs a single-thread engine.
  * `idleTimeoutMs`: a socket with no traffic either way for that long is destroyed, and one whose
  * request headers or body take longer is closed (slowloris: a client that trickles its headers is
  * never idle); Node checks those every 30 s by default, here every second (every
  * idleTimeoutMs / 4 when that is less). An idle keep-alive connection closes after 5 s (Node's
  * keepAliveTimeout), or idleTimeoutMs when that is less.
  */
-export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_MS, hub } = {}) {
-  const headers = securityHeaders(undefined, { hub });
+export function serve(port, { root: folder = root, idleTimeoutMs = IDLE_TIMEOUT_MS, hub, isolated = true } = {}) {
+  const headers = securityHeaders(undefined, { hub, isolated });
   const limits = { headersTimeout: idleTimeoutMs, requestTimeout: idleTimeoutMs, keepAliveTimeout: Math.min(5000, idleTimeoutMs),
                    connectionsCheckingInterval: Math.min(1000, idleTimeoutMs / 4) };
   const server = createServer(limits, (req, res) => {

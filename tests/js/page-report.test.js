@@ -34,3 +34,15 @@ test('the section goes before the first model section, and a later run replaces 
   expect(twice.endsWith('## general-en-de\n\nTable.\n')).toBe(true);
   expect(twice).toMatch(/as above\.\n\n## general-en-de/);  // a blank line before the next section, replaced or not
 });
+
+test('with --builds, a cold and a warm column per engine build, named by the wasm the page fetched', () => {
+  const builds = {
+    ...page, baseline: undefined, relaxed: { cold: phases(3000), warm: phases(1200) }, simd128: { cold: phases(3500), warm: phases(1300) },
+    builds: [{ label: 'page', wasm: 'crossattn-mt.wasm', isolated: true }, { label: 'relaxed', wasm: 'crossattn-relaxed.wasm', isolated: false },
+             { label: 'simd128', wasm: 'crossattn.wasm', isolated: false }],
+  };
+  const md = pageMarkdown(builds, report);
+  expect(md).toMatch(/\| phase \| crossattn-mt\.wasm \(isolated\) cold ms \| crossattn-mt\.wasm \(isolated\) warm ms \| crossattn-relaxed\.wasm cold ms \| crossattn-relaxed\.wasm warm ms \| crossattn\.wasm cold ms \| crossattn\.wasm warm ms \|/);
+  expect(md).toMatch(/\| navigation to the first translated sentence \| 4000 \| 1500 \| 3000 \| 1200 \| 3500 \| 1300 \|/);
+  expect(md).toMatch(/with each engine build/);
+});

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { serve } from '../../web/serve.js';
+import { securityHeaders, serve } from '../../web/serve.js';
 import { ROOT } from './paths.js';
 
 let server, origin;
@@ -71,6 +71,16 @@ test('security headers on every answer, with a CSP that allows the import map by
     expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain("'unsafe-eval'");
   }
+});
+
+test('isolated: false leaves out COOP and COEP (a static host without them), and nothing else', async () => {
+  const isolated = securityHeaders();
+  const plain = securityHeaders(undefined, { isolated: false });
+  expect(plain['cross-origin-opener-policy']).toBeUndefined();
+  expect(plain['cross-origin-embedder-policy']).toBeUndefined();
+  const { 'cross-origin-opener-policy': coop, 'cross-origin-embedder-policy': coep, ...rest } = isolated;
+  expect([coop, coep]).toEqual(['same-origin', 'require-corp']);
+  expect(plain).toEqual(rest);
 });
 
 test('wasm MIME type, and gzip for clients that accept it', async () => {
