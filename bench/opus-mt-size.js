@@ -67,7 +67,7 @@ async function prepareModels() {
     const out = path.join(WORK, file);
     if (existsSync(out) && statSync(out).mtimeMs > stamp) continue;
     const model = await convertModel(HF);  // as the Hub path converts a model by its id (bindings/src/hub/convert-by-name.ts)
-    writeFileSync(out, await writeModelFile(int8 ? quantizeRows(model) : model, version));
+    writeFileSync(out, await writeModelFile(int8 ? await quantizeRows(model) : model, version));
   }
 }
 

@@ -3,8 +3,8 @@
 
   python3 models/quantize.py --model models/multi30k-en-de/multi30k-en-de.crossattn --out models/multi30k-en-de/multi30k-en-de.int8.crossattn
 
-Every weight matrix W [out, in] of a linear layer, and the embedding (which the tied output
-projection shares), becomes symmetric per-row int8:
+Every weight matrix W [out, in] (the spec's kind "matrix", cpp/model/tensor_spec.json: linear layers,
+the SSRU's two, and the embedding, which the tied output projection shares) becomes symmetric per-row int8:
 
   scale[j] = max_k |W[j, k]| / 127,   Wq[j, k] = round(W[j, k] / scale[j])  in [-127, 127]
 
@@ -27,6 +27,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model_file import int8_panels, int8_rows, read_safetensors, write_safetensors  # noqa: E402
+from tensor_spec import expected_tensors  # noqa: E402
 
 
 def quantize_rows(w):
@@ -38,9 +39,9 @@ def quantize_rows(w):
     return q, scale
 
 
-def is_quantized_weight(name, t):
-    """Linear and embedding weights: 2-D float tensors named *.weight (layer norms are 1-D)."""
-    return name.endswith(".weight") and t.dim() == 2 and t.is_floating_point()
+def matrix_names(config):
+    """The names of the tensors `config` calls for whose kind is "matrix" (tensor_spec.py)."""
+    return {name for name, _, kind, _ in expected_tensors(config) if kind == "matrix"}
 
 
 def laid_out(q, layout):
@@ -61,9 +62,10 @@ def main():
     args = ap.parse_args()
 
     tensors, metadata = read_safetensors(args.model)
+    matrices = matrix_names(json.loads(metadata["config"]))
     out = {}
     for name, t in tensors.items():
-        if is_quantized_weight(name, t):
+        if name in matrices and t.is_floating_point():
             q, out[name + "_scale"] = quantize_rows(t)
             out[name] = laid_out(q, args.layout)
         elif t.dtype == torch.int8:

@@ -22,6 +22,7 @@ import { writeModelFile } from '../../dist/convert/model-file.js';
 import { readMarianBinary } from '../../dist/convert/marian-binary.js';
 import { mapMarianShortlist } from '../../dist/convert/marian-shortlist.js';
 import { readNpz } from '../../dist/convert/npz.js';
+import { quantizeRows } from '../../dist/convert/quantize.js';
 import { Translator } from '../../dist/index.js';
 import { corpusBleu, readLines } from '../../tools/bleu.js';
 import { DATA, ROOT } from './paths.js';
@@ -271,6 +272,20 @@ describe('conversion', () => {
     expect([...model.tensors.get('decoder.layers.0.ssru.forget_bias').data]).toEqual([...items.decoder_l1_rnn_bf]);
     expect([...model.tensors.get('decoder.layers.0.self_attn_layer_norm.weight').data]).toEqual([...items.decoder_l1_rnn_ffn_ln_scale]);
     expect([...model.tensors.keys()].some((name) => name.startsWith('decoder.layers.0.self_attn.'))).toBe(false);
+  });
+
+  test('an SSRU model quantized to int8 as a model opened by its Hub id is: both SSRU matrices int8, and it translates', async () => {
+    const model = await convertModel(tinyFolder('tiny-ssru-int8', { 'transformer-decoder-autoreg': 'rnn', 'dec-cell': 'ssru' }), LANGS);
+    const int8 = await quantizeRows(model);
+    for (const name of ['ssru.weight', 'ssru.forget_weight']) {
+      expect(int8.tensors.get(`decoder.layers.0.${name}`).dtype, name).toBe('I8');
+      expect(int8.tensors.get(`decoder.layers.0.${name}_scale`).shape).toEqual([8]);
+    }
+    expect(int8.tensors.get('decoder.layers.0.ssru.forget_bias').dtype).toBe('F32');
+    const translator = await Translator.load(await writeModelFile(int8, 'test'));
+    try {
+      expect((await translator.translate('Hello.', { maxLength: 5 })).targetTokens.length).toBeGreaterThan(0);
+    } finally { translator.dispose(); }
   });
 
   test('separate vocabularies (srcvocab/trgvocab of 8000 and 500 pieces) and an untied output layer', async () => {

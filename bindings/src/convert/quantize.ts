@@ -1,6 +1,7 @@
 /**
  * Symmetric per-row int8 of a converted model's weight matrices, as models/quantize.py makes the
- * shipped int8 files: every 2-D float `*.weight` W [out, in] (linear layers and embeddings) becomes
+ * shipped int8 files: every float tensor of the spec's kind "matrix" (cpp/model/tensor_spec.json:
+ * linear layers, the SSRU's two, and embeddings) W [out, in] becomes
  *
  *   scale[j] = max_k |W[j, k]| / 127,   Wq[j, k] = round(W[j, k] / scale[j])  in [-127, 127]
  *
@@ -10,6 +11,7 @@
  */
 import { floatValues } from './marian-hf-weights.js';
 import type { ConvertedModel, Tensor } from './model-file.js';
+import { expectedTensors, loadTensorSpec } from './tensor-spec.js';
 
 /** x rounded to the nearest integer, ties to even (torch.round, as models/quantize.py rounds). */
 function roundHalfEven(x: number): number {
@@ -33,12 +35,18 @@ export function quantizeMatrix(w: Float32Array, rows: number, cols: number): { q
   return { q, scale };
 }
 
-/** `model` with its float weight matrices int8 per row (a new tensor map; the model's other fields shared). */
-export function quantizeRows(model: ConvertedModel): ConvertedModel {
+/**
+ * `model` with its float weight matrices int8 per row (a new tensor map; the model's other fields
+ * shared). A fused projection (the SSRU's weight and forget_weight, attention's q, k, v) is then int8
+ * throughout, as the engine requires.
+ */
+export async function quantizeRows(model: ConvertedModel): Promise<ConvertedModel> {
+  const spec = await loadTensorSpec();
+  const matrices = new Set(expectedTensors(model.config, spec).filter((e) => e.kind === 'matrix').map((e) => e.name));
   const tensors = new Map<string, Tensor>();
   let count = 0;
   for (const [name, t] of model.tensors) {
-    if (!(name.endsWith('.weight') && t.shape.length === 2 && (t.dtype === 'F32' || t.dtype === 'F16'))) {
+    if (!(matrices.has(name) && t.shape.length === 2 && (t.dtype === 'F32' || t.dtype === 'F16'))) {
       tensors.set(name, t);
       continue;
     }

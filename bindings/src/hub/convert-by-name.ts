@@ -59,7 +59,7 @@ export async function convertByName(ref: HubModelRef, options: HubOptions, versi
   const files = memoryFiles(root, ref.id.split('/')[1], repository.files);
   const model = await convertFiles(files, { quantized: options.quantized, source: `${endpoint}/${ref.id}` });
   repository.files.clear();  // the downloads' memory, before the file is written
-  const bytes = await writeModelFile(options.float32 ? model : quantizeRows(model), version);
+  const bytes = await writeModelFile(options.float32 ? model : await quantizeRows(model), version);
   const source: HubSource = {
     endpoint, id: ref.id, revision: ref.revision, format: repository.format, files: repository.record,
     weights: options.float32 ? 'as stored' : 'int8', converter: `crossattn ${version}`,

@@ -47,5 +47,5 @@ export async function convertFileSet(set: FileSet, options: { float32?: boolean;
   const root = set.files[0]?.url.replace(/\/[^/]*$/, '') ?? set.source;
   const model = await convertFiles(memoryFiles(root, set.name, files), { source: set.source, license: set.license, attribution: set.attribution });
   files.clear();
-  return writeModelFile(options.float32 ? model : quantizeRows(model), version);
+  return writeModelFile(options.float32 ? model : await quantizeRows(model), version);
 }

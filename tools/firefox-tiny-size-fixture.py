@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""A model file of the shape of Firefox's tiny translation students, with random weights, for measuring
+speed against Bergamot (not translation quality): `npm run bench -- --model` on it exports the same
+weights to Marian's format (bench/export_marian.py) and runs both engines.
+
+  /usr/bin/python3 tools/firefox-tiny-size-fixture.py --out build/fixtures/firefox-tiny-size/firefox-tiny-size-en-de.crossattn
+
+The shapes are those of Bergamot's "tiny" students (firefox-translations-models, e.g. enes/tiny
+model.yml: dim-emb 256, transformer-dim-ffn 1536, 8 heads, enc-depth 6, dec-depth 2,
+transformer-decoder-autoreg rnn with dec-cell ssru, tied-embeddings-all, a 32,000-piece shared
+vocabulary) and Marian's conventions (post-norm, its sinusoid layout, the decoder starting from a
+zero vector, layer norm epsilon 1e-6), so that both engines compute the same function.
+The vocabulary is the bench model's 8,000-piece SentencePiece model (build/marian-fixtures/
+bench-marian-en-de.crossattn) with 24,000 numbered pieces added at a score no segmentation prefers:
+texts tokenize as with that model, and the output layer has 32,000 rows. Weights are N(0, 0.02) from
+seed 1 (the SSRU's W and Wf N(0, 1/d_model) and forget bias 0, as bench/export_marian.py --ssru draws
+them), layer norms 1 and 0; final_logits_bias is -10000 for the special pieces (pad, unk, bos, eos):
+no engine ends a translation early, so both decode to their length limit. The file carries a lexical
+shortlist as Firefox's models ship one (Bergamot's settings: 100 frequent pieces, 50 per source piece;
+models/shortlist.py), from --shortlist-train's piece links aligned with the 8,000-piece model
+(models/ibm2_align.py: its table is dense in the vocabulary, and the added pieces never occur).
+Skipped when the file is newer than this script and the bench model.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import torch
+from sentencepiece import sentencepiece_model_pb2
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "models"))
+from model_file import read_safetensors, write_safetensors  # noqa: E402
+from tensor_spec import expected_tensors  # noqa: E402
+
+BASE = os.path.join(ROOT, "build", "marian-fixtures", "bench-marian-en-de.crossattn")
+D, HEADS, FF, VOCAB = 256, 8, 1536, 32000
+
+
+def widened_spm(spm_bytes):
+    """The SentencePiece model with numbered pieces up to VOCAB, scored below any segmentation's."""
+    proto = sentencepiece_model_pb2.ModelProto()
+    proto.ParseFromString(spm_bytes)
+    for i in range(VOCAB - len(proto.pieces)):
+        piece = proto.pieces.add()
+        piece.piece, piece.score, piece.type = f"\u2581x{i}", -1e4, sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL
+    return proto.SerializeToString()
+
+
+def random_tensor(name, shape, g):
+    if "layer_norm.weight" in name:
+        return torch.ones(shape)
+    if name.endswith(("bias", "forget_bias")):
+        return torch.zeros(shape)
+    std = D ** -0.5 if ".ssru." in name else 0.02
+    return torch.randn(*shape, generator=g) * std
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
+    ap.add_argument("--shortlist-train", default="multi30k/train", help="pairs under --data: PREFIX.en.gz, PREFIX.de.gz")
+    args = ap.parse_args()
+    out = args.out
+    if os.path.exists(out) and os.path.getmtime(out) > max(os.path.getmtime(__file__), os.path.getmtime(BASE)):
+        return print(f"{out}: up to date")
+    base, metadata = read_safetensors(BASE)
+    config = json.loads(metadata["config"])
+    config.update(name="firefox-tiny-size-en-de", d_model=D, n_heads=HEADS, d_ff=FF, vocab_size=VOCAB,
+                  decoder_autoregression="ssru", max_positions=512, final_logits_bias=True)
+    g = torch.Generator().manual_seed(1)
+    tensors = {name: random_tensor(name, shape, g) for name, shape, _, group in expected_tensors(config) if group is None}
+    for special in ("pad_id", "unk_id", "bos_id", "eos_id"):
+        tensors["final_logits_bias"][config[special]] = -10000.0
+    tensors["tokenizer.spm"] = torch.frombuffer(bytearray(widened_spm(base["tokenizer.spm"].numpy().tobytes())), dtype=torch.uint8)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    write_safetensors(out, tensors, {**{k: metadata[k] for k in ("format", "format_version", "tokenizer")},
+                                     "config": json.dumps(config), "source": "tools/firefox-tiny-size-fixture.py (random weights)"})
+    add_shortlist(out, *(os.path.join(args.data, f"{args.shortlist_train}.{lang}.gz") for lang in ("en", "de")))
+    print(f"wrote {out}: {os.path.getsize(out)} bytes")
+
+
+def add_shortlist(model, src, tgt):
+    links = os.path.join(os.path.dirname(os.path.abspath(model)), "shortlist-train.align.gz")
+    python = [sys.executable]
+    subprocess.run(python + [os.path.join(ROOT, "models", "ibm2_align.py"), "--spm", BASE, "--src", src, "--tgt", tgt, "--out", links],
+                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(python + [os.path.join(ROOT, "models", "shortlist.py"), "--model", model, "--src", src, "--tgt", tgt,
+                             "--alignment", links, "--out", model, "--frequent", "100", "--per-source", "50"], check=True)
+
+
+if __name__ == "__main__":
+    main()
