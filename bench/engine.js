@@ -3,7 +3,7 @@
 //   node bench/engine.js crossattn --model FILE --src FILE [--simd auto|relaxed|simd128] [--batch N] [--beam-size N]
 //        [--no-shortlist] [--load-only] [LIMITS]
 //   node bench/engine.js onnxruntime --onnx DIR [--limit N] [--max-length-ratio R --max-length-offset N]
-//   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE
+//   node bench/engine.js bergamot --marian DIR --gemm float32|int8shiftAll --src FILE --model FILE [--shortlist]
 // LIMITS: --repeat-limit N --max-length-ratio R --max-length-offset N, the search options of the same
 // names (defaults: the library's; onnxruntime's loop: at most 2 S + 10 tokens, no repetition guard).
 // Bergamot translates each line as one sentence (ssplit-mode: sentence), as the others do.
@@ -15,10 +15,12 @@
 // pieces plus eos, whatever the batching), for latency against length.
 // Bergamot's source and target tokens are counted afterwards, outside the timings, by forcing its
 // outputs through our model (--model: the same weights and tokenizer; pieces plus eos, as our own count).
-// --no-shortlist scores the whole output layer where the model file has a lexical shortlist.
+// --no-shortlist scores the whole output layer where the model file has a lexical shortlist; Bergamot's
+// --shortlist scores the export's lex.s2t.bin (bench/marian_shortlist.py), else the whole layer.
 // --load-only stops after the load (a first load in a fresh process, which run.js repeats).
 // --simd picks the engine build as LoadOptions.simd does (relaxed needs a Node with relaxed SIMD).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBergamot } from './bergamot.js';
 import { loadOnnxTranslator } from './onnxruntime.js';
@@ -27,7 +29,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { model: { type: 'string' }, src: { type: 'string' }, onnx: { type: 'string' }, marian: { type: 'string' },
              gemm: { type: 'string', default: 'float32' }, simd: { type: 'string', default: 'auto' },
-             batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' },
+             batch: { type: 'string', default: '0' }, 'beam-size': { type: 'string', default: '1' }, shortlist: { type: 'boolean', default: false },
              limit: { type: 'string' }, 'no-shortlist': { type: 'boolean', default: false }, 'load-only': { type: 'boolean', default: false },
              'repeat-limit': { type: 'string' }, 'max-length-ratio': { type: 'string' }, 'max-length-offset': { type: 'string' } },
 });
@@ -77,7 +79,8 @@ if (engine === 'crossattn') {
     translations.push(peer.detokenize(out));
   }
 } else if (engine === 'bergamot') {
-  const peer = await loadBergamot(values.marian, values.gemm, { options: ['ssplit-mode: sentence'] });
+  const shortlist = values.shortlist ? path.join(values.marian, 'lex.s2t.bin') : undefined;
+  const peer = await loadBergamot(values.marian, values.gemm, { options: ['ssplit-mode: sentence'], shortlist });
   loadMs = peer.loadMs;
   const lines = values['load-only'] ? [] : readLinesOf();
   for (const line of lines) {

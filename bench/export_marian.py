@@ -3,7 +3,8 @@
 (bench/bergamot.js) and the Marian converter's parity test (tests/js/convert-marian.test.js):
 model.bin (Marian's binary format, with its special:model.yml), model.yml beside it, vocab.spm (our
 SentencePiece model), differences.json (what makes Marian compute another function than ours on this
-model; [] when none), and with --npz also model.npz (numpy's format, as Marian's trainer saves it).
+model; [] when none), lex.s2t.bin where the model file has a lexical shortlist (bench/marian_shortlist.py),
+and with --npz also model.npz (numpy's format, as Marian's trainer saves it).
 
   /usr/bin/python3 bench/export_marian.py --model models/multi30k-en-de/multi30k-en-de.crossattn --out build/bench/marian
   /usr/bin/python3 bench/export_marian.py ... --gemm-type intgemm8     # int8 as marian-conv writes it
@@ -50,6 +51,9 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 from model_file import dequantized, read_safetensors  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from marian_shortlist import lex_bytes  # noqa: E402
 
 # src/common/types.h:226-272
 TYPE_INT8 = 0x0100 + 1
@@ -327,6 +331,11 @@ def main():
     yml_text = "".join(f"{k}: {yml_value(val)}\n" for k, val in marian_yml(c, args).items())
     tok = json.loads(metadata["tokenizer"])
     write_outputs(args, out.items, yml_text, tensors[tok["source_spm"]].numpy().tobytes(), differences)
+    if "shortlist.offsets" in tensors:
+        lex = lex_bytes(*(tensors[f"shortlist.{n}"].numpy() for n in ("frequent", "offsets", "targets")), c["eos_id"])
+        with open(os.path.join(args.out, "lex.s2t.bin"), "wb") as f:
+            f.write(lex)
+        print(f"wrote {args.out}/lex.s2t.bin (the model's lexical shortlist, bench/marian_shortlist.py)")
 
 
 if __name__ == "__main__":

@@ -101,19 +101,22 @@ function onnxExports(fp32Model, srcFile, work, sentences) {
 
 /**
  * Bergamot's models: Marian's binary format from our fp32 file (float32) and our int8 file (intgemm8),
- * bench/export_marian.py, cached under `work`; an SSRU model's own SSRU weights go with them.
- * @returns {{fp32: string, int8: string, differences: string[]}} the folders, and what makes Marian
+ * bench/export_marian.py, cached under `work` (made again when the model or the exporter changes); an
+ * SSRU model's own SSRU weights go with them, and an int8 file's lexical shortlist (lex.s2t.bin).
+ * @returns {{fp32: string, int8: string, differences: string[], shortlist: boolean}} the folders, and what makes Marian
  *   compute another function than ours on this model ([] when it follows native Marian's
  *   conventions: docs/bergamot.md)
  */
 function marianExports(fp32Model, int8Model, work) {
   const marian = { fp32: path.join(work, 'marian-fp32'), int8: path.join(work, 'marian-int8') };
   for (const [kind, [model, gemmType]] of Object.entries({ fp32: [fp32Model, 'float32'], int8: [int8Model, 'intgemm8'] })) {
-    if (!stale(path.join(marian[kind], 'differences.json'), model)) continue;
+    const made = path.join(marian[kind], 'differences.json');
+    if (![model, 'bench/export_marian.py', 'bench/marian_shortlist.py'].some((from) => stale(made, from))) continue;
     console.error(`exporting the ${kind} model to Marian's format (bench/export_marian.py) ...`);
     run('/usr/bin/python3', ['bench/export_marian.py', '--model', model, '--out', marian[kind], '--gemm-type', gemmType]);
   }
-  return { ...marian, differences: JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8')) };
+  return { ...marian, differences: JSON.parse(readFileSync(path.join(marian.fp32, 'differences.json'), 'utf8')),
+           shortlist: existsSync(path.join(marian.int8, 'lex.s2t.bin')) };
 }
 
 /**
@@ -163,6 +166,8 @@ function engineTable({ fp32Model, int8Model, shortlistModels, onnx, marian, deco
     ...(onnx ? { 'onnxruntime-web': onnxEngine(onnx.fp32), 'onnxruntime-web-q8': onnxEngine(onnx.q8) } : {}),
     'bergamot-wasm-fp32': [node, ['bench/engine.js', 'bergamot', '--marian', marian.fp32, '--gemm', 'float32', '--src', srcFile, '--model', fp32Model]],
     'bergamot-wasm-int8': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll', '--src', srcFile, '--model', int8Model]],
+    ...(marian.shortlist ? { 'bergamot-wasm-int8-shortlist': [node, ['bench/engine.js', 'bergamot', '--marian', marian.int8, '--gemm', 'int8shiftAll',
+      '--src', srcFile, '--model', shortlistModels.int8, '--shortlist']] } : {}),
     ...Object.fromEntries(Object.keys(wasmModels).map((precision) => batchEngine(precision, batch))),
     'crossattn-wasm-int8-beam4': ours(int8Model, '--beam-size', '4', ...whole),
   };
@@ -197,7 +202,8 @@ function measure(passes, sentences, reference) {
 /**
  * Adds to each row of `results` its ratios to onnxruntime-web (`ratio_to_onnxruntime_web`, where the
  * section has that row) and its tokens/s against Bergamot of the same precision (`ratio_to_bergamot`:
- * rows named int8 or q8 against bergamot-wasm-int8, the rest against bergamot-wasm-fp32), and to each
+ * rows named int8 or q8 against bergamot-wasm-int8, the rest against bergamot-wasm-fp32; int8 rows with
+ * a shortlist against bergamot-wasm-int8-shortlist, where the model's shortlist went to Bergamot), and to each
  * peer's row its `agreement` with ours: identical outputs on the same weights (fp32 peers against
  * crossattn fp32, int8 peers against crossattn int8), since a speed ratio means something only for the same function.
  */
@@ -208,10 +214,11 @@ function comparePeers(results, passes, sentences) {
       r.ratio_to_onnxruntime_web = Object.fromEntries(['tokens_per_s', 'sentences_per_s', 'p50_ms', 'p95_ms', 'load_ms', 'peak_memory_bytes']
         .map((k) => [k, ratio(r[k], peer[k])]));
     }
-    const bergamot = /q8|int8/.test(name) ? 'bergamot-wasm-int8' : 'bergamot-wasm-fp32';
+    const shortlisted = /int8-shortlist/.test(name) && results['bergamot-wasm-int8-shortlist'];
+    const bergamot = shortlisted ? 'bergamot-wasm-int8-shortlist' : /q8|int8/.test(name) ? 'bergamot-wasm-int8' : 'bergamot-wasm-fp32';
     r.ratio_to_bergamot = { with: bergamot, tokens_per_s: ratio(r.tokens_per_s, results[bergamot].tokens_per_s) };
     if (name.startsWith('crossattn')) continue;
-    const ourRow = /q8|int8/.test(name) ? 'crossattn-wasm-int8' : 'crossattn-wasm-fp32';
+    const ourRow = shortlisted ? 'crossattn-wasm-int8-shortlist' : /q8|int8/.test(name) ? 'crossattn-wasm-int8' : 'crossattn-wasm-fp32';
     const same = passes[name][0].translations.filter((t, i) => t === passes[ourRow][0].translations[i]).length;
     r.agreement = { with: ourRow, identical_sentences: same, of: sentences, bleu_minus_ours: Number((r.bleu - results[ourRow].bleu).toFixed(2)) };
   }

@@ -11,8 +11,8 @@ transformer-decoder-autoreg rnn with dec-cell ssru, tied-embeddings-all, a 32,00
 vocabulary) and Marian's conventions (post-norm, its sinusoid layout, the decoder starting from a
 zero vector, layer norm epsilon 1e-6), so that both engines compute the same function.
 The vocabulary is the bench model's 8,000-piece SentencePiece model (build/marian-fixtures/
-bench-marian-en-de.crossattn) with 24,000 numbered pieces added at a score no segmentation prefers:
-texts tokenize as with that model, and the output layer has 32,000 rows. Weights are N(0, 0.02) from
+bench-marian-en-de.crossattn) with 24,000 numbered pieces added ("\u2581x123"): texts tokenize as with that
+model, and the output layer has 32,000 rows. Weights are N(0, 0.02) from
 seed 1 (the SSRU's W and Wf N(0, 1/d_model) and forget bias 0, as bench/export_marian.py --ssru draws
 them), layer norms 1 and 0; final_logits_bias is -10000 for the special pieces (pad, unk, bos, eos):
 no engine ends a translation early, so both decode to their length limit. The file carries a lexical
@@ -40,12 +40,17 @@ D, HEADS, FF, VOCAB = 256, 8, 1536, 32000
 
 
 def widened_spm(spm_bytes):
-    """The SentencePiece model with numbered pieces up to VOCAB, scored below any segmentation's."""
+    """The SentencePiece model with numbered pieces "\u2581x0", "\u2581x1", ... up to VOCAB, scored just below
+    its own least likely piece: a text segments as before (no word of it is such a piece), and a
+    translation made of them segments back into the same pieces, which the bench counts Bergamot's
+    tokens by."""
     proto = sentencepiece_model_pb2.ModelProto()
     proto.ParseFromString(spm_bytes)
+    normal = sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL
+    lowest = min(p.score for p in proto.pieces if p.type == normal)
     for i in range(VOCAB - len(proto.pieces)):
         piece = proto.pieces.add()
-        piece.piece, piece.score, piece.type = f"\u2581x{i}", -1e4, sentencepiece_model_pb2.ModelProto.SentencePiece.NORMAL
+        piece.piece, piece.score, piece.type = f"\u2581x{i}", lowest - 1, normal
     return proto.SerializeToString()
 
 

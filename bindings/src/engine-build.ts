@@ -11,8 +11,11 @@
  */
 import { LoadError, InvalidInputError } from './errors.js';
 
-/** The instruction set a translator's engine multiplies with: 'auto' (default), 'relaxed' or 'simd128'. */
-export type SimdOption = 'auto' | 'relaxed' | 'simd128';
+/** The instruction set a translator's engine runs on (Translator.simd): relaxed SIMD or SIMD128. */
+export type SimdBuild = 'relaxed' | 'simd128';
+
+/** The instruction set to load a translator's engine with: 'auto' (default: relaxed where the JavaScript engine has it), or a SimdBuild. */
+export type SimdOption = 'auto' | SimdBuild;
 
 /** The build a compiled engine is. */
 export type EngineBuild = 'simd128' | 'relaxed' | 'threads';

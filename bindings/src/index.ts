@@ -4,7 +4,7 @@ export { optionSpecs } from './options.js';
 export { MAX_THREADS, prepareEngine, threadsAvailable } from './engine.js';
 export type { ThreadsOption, WasmSource } from './engine.js';
 export { relaxedSimdSupported } from './engine-build.js';
-export type { SimdOption } from './engine-build.js';
+export type { SimdBuild, SimdOption } from './engine-build.js';
 export { joinParagraphs, splitParagraphs, splitSentences } from './sentences.js';
 export { pharaoh } from './alignment.js';
 export { meanEntropy } from './attention.js';

@@ -6,7 +6,7 @@ import {
   checkStreamOptions, engineOptionsJson, throwIfCancelled, yieldToEventLoop,
 } from './search.js';
 import { loadModel } from './engine.js';
-import type { EngineBuild } from './engine-build.js';
+import type { EngineBuild, SimdBuild } from './engine-build.js';
 import { hubSource } from './hub/hub-source.js';
 import { modelInfo, type ModelInfo } from './model-info.js';
 import type { ByteSource } from './sources.js';
@@ -50,7 +50,7 @@ export class Translator {
    * The instructions the products run on (LoadOptions.simd): 'relaxed' for crossattn-relaxed.wasm,
    * else 'simd128'. int8 models translate the same on both, bit for bit.
    */
-  readonly simd: 'relaxed' | 'simd128';
+  readonly simd: SimdBuild;
 
   private constructor(module: EngineModule, engine: WasmTranslator, instance: { threads: number; build: EngineBuild },
                       metadata: Record<string, string>) {

@@ -11,6 +11,7 @@ import { checkTexts } from './batch-input.js';
 import type { ModelInfo } from './model-info.js';
 import type { ByteSource, ProgressCallback } from './sources.js';
 import type { LoadOptions, ModelConfig, TranslateOptions, Translation } from './translator.js';
+import type { SimdBuild } from './engine-build.js';
 
 /** Options of WorkerTranslator.load and WorkerPool.load: those of Translator.load (LoadOptions). */
 export type WorkerLoadOptions = Pick<LoadOptions, 'wasm' | 'threads' | 'simd' | 'onProgress'>;
@@ -30,7 +31,7 @@ export class WorkerTranslator {
 
   private failure: Error | null = null;  // set once the worker has died or was disposed: every later call rejects with it
   private threadCount = 1;
-  private simdBuild: 'relaxed' | 'simd128' = 'simd128';
+  private simdBuild: SimdBuild = 'simd128';
   private readonly worker: Endpoint;
   /** The model's name, direction and provenance (Translator.info), once loaded. */
   readonly info = {} as ModelInfo;
@@ -81,7 +82,7 @@ export class WorkerTranslator {
     const moved = transfer && model instanceof Uint8Array ? [model.buffer as ArrayBuffer] : [];
     const request = { type: 'load', model, wasm: options.wasm, threads: options.threads, simd: options.simd } as const;
     const { config, info, threads, simd } = (await this.call(request, { onProgress: options.onProgress }, moved)) as
-      { config: ModelConfig; info: ModelInfo; threads: number; simd: 'relaxed' | 'simd128' };
+      { config: ModelConfig; info: ModelInfo; threads: number; simd: SimdBuild };
     Object.assign(this.config, config);
     Object.assign(this.info, info);
     this.threadCount = threads;
@@ -95,7 +96,7 @@ export class WorkerTranslator {
   }
 
   /** The instructions the worker's translator runs on (Translator.simd). */
-  get simd(): 'relaxed' | 'simd128' {
+  get simd(): SimdBuild {
     return this.simdBuild;
   }
 

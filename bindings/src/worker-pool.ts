@@ -14,6 +14,7 @@ import { prepareEngine } from './engine.js';
 import type { ModelInfo } from './model-info.js';
 import { readBytes, type ByteSource } from './sources.js';
 import type { ModelConfig, TranslateOptions, Translation } from './translator.js';
+import type { SimdBuild } from './engine-build.js';
 
 /**
  * Several workers, each with its own copy of the model, sharing the sentences of long documents:
@@ -68,7 +69,7 @@ export class WorkerPool {
   /** Threads each worker's translator runs on. */
   get threads(): number { return this.translators[0].threads; }
   /** The instructions each worker's translator runs on (Translator.simd). */
-  get simd(): 'relaxed' | 'simd128' { return this.translators[0].simd; }
+  get simd(): SimdBuild { return this.translators[0].simd; }
 
   /**
    * Same contract as Translator.translateBatch; each result's `ms` is its worker's batch time.
