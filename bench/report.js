@@ -53,7 +53,7 @@ function modelNotes(section) {
       ? `The shortlist rows use the model file's own lexical shortlist (${section.shortlist.settings.frequent} most frequent target pieces plus the ${section.shortlist.settings.per_source} likeliest per source piece: its card), as the library does by default; the other rows score all ${c.vocab_size} pieces.`
       : `The shortlist rows are the same models with a lexical shortlist of their output layer (models/shortlist.py's defaults: the 1000 most frequent target pieces plus the 50 likeliest per source piece, counted from IBM Model 2 links of the pairs of ${section.shortlist.from}): each sentence scores its candidates only (docs/model-format.md).`,
     ...(section.engines['bergamot-wasm-int8-shortlist']
-      ? ['bergamot-wasm-int8-shortlist runs the model file's shortlist as Marian's lex.s2t.bin (bench/marian_shortlist.py), as Firefox runs its models; Bergamot also scores each source piece itself and pads its candidates to a multiple of 8, a few more than ours. The int8 shortlist rows' ratios to Bergamot are against it.']
+      ? ["bergamot-wasm-int8-shortlist runs the model file's shortlist as Marian's lex.s2t.bin (bench/marian_shortlist.py), as Firefox runs its models; Bergamot also scores each source piece itself and pads its candidates to a multiple of 8, a few more than ours. The int8 shortlist rows' ratios to Bergamot are against it."]
       : []),
   ];
 }
