@@ -124,6 +124,7 @@ json option_specs_json() {
     if (s.min) j["min"] = *s.min;
     if (s.max) j["max"] = *s.max;
     if (!s.choices.empty()) j["choices"] = s.choices;
+    if (s.sentence_default) j["sentenceDefault"] = *s.sentence_default;
     out.push_back(std::move(j));
   }
   return out;

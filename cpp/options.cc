@@ -69,6 +69,7 @@ void add_search_specs(std::vector<OptionSpec>& s) {
   using T = OptionType;
   s.push_back(bounded(field("beam_size", G::kSearch, T::kInt, &SearchOptions::beam_size,
                             "hypotheses kept per sentence; 1 is greedy decoding, the fastest"), 1, 64));
+  s.back().sentence_default = kSentenceBeamSize;
   s.push_back(bounded(field("n_best", G::kSearch, T::kInt, &SearchOptions::n_best,
                             "hypotheses returned per sentence, best first; at most `beam_size`"), 1, 64));
   s.push_back(field("length_penalty", G::kSearch, T::kFloat, &SearchOptions::length_penalty,

@@ -46,7 +46,8 @@ export async function optionsTable() {
     const name = o.group === 'alignment' ? `alignment.${o.jsName}` : o.jsName;
     const flag = o.group === 'output' ? '' : `\`${flagOf(o)}\``;
     const type = o.type === 'choice' ? o.choices.join(' \\| ') : `${o.type}${o.range ? ` ${o.range}` : ''}`;
-    const fallback = o.type === 'int[]' && o.default.length === 0 ? 'none' : `\`${JSON.stringify(o.default)}\``;
+    const fallback = (o.type === 'int[]' && o.default.length === 0 ? 'none' : `\`${JSON.stringify(o.default)}\``) +
+      (o.sentenceDefault === undefined ? '' : `; \`${o.sentenceDefault}\` for a sentence typed in the page or either CLI`);
     return `| \`${name}\` | ${flag} | ${type} | ${fallback} | ${o.doc} |`;
   });
   return ['| option | CLI | type | default | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');

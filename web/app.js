@@ -7,7 +7,7 @@
 // work on the latest text. The model, the decoding choice and the opened models are remembered.
 // A model that does not load (offline and never downloaded, say: offline.js) puts the page back to
 // the model and text of before the choice, says why, and offers Retry.
-import { joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
+import { SENTENCE_BEAM_SIZE, joinParagraphs, parseCatalog, splitParagraphs, threadsAvailable } from '../dist/index.js';
 import { WorkerPool } from '../dist/worker.js';
 import { drawAlignment } from './alignment-view.js';
 import { warmDetection, wireDetection } from './detect-controls.js';
@@ -538,6 +538,9 @@ async function main() {
     clearTimeout(timer);
     timer = setTimeout(translate, 100);
   });
+  const sentenceBeam = $('beam-size').querySelector('[data-sentence-beam]');  // the engine's default for a typed sentence
+  sentenceBeam.value = String(SENTENCE_BEAM_SIZE);
+  sentenceBeam.textContent = `beam search, ${SENTENCE_BEAM_SIZE} hypotheses`;
   const saved = localStorage.getItem('crossattn.beamSize');
   if (saved && [...$('beam-size').options].some((o) => o.value === saved)) $('beam-size').value = saved;
   $('beam-size').addEventListener('change', () => {

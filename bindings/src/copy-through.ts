@@ -1,5 +1,5 @@
 /**
- * Copy-through: nothing the source has is lost in its translation (issue 44, items 1 and 2), with
+ * Copy-through: nothing the source has is lost in its translation, with
  * the word alignment as the source of truth.
  *
  * 1. Unknown pieces. A source span the vocabulary cannot express (emoji, CJK, rare symbols) is

@@ -13,6 +13,7 @@ export type { CatalogEntry } from './model-catalog.js';
 export type { ModelInfo } from './model-info.js';
 export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } from './alignment.js';
 export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation } from './translator.js';
+export { SENTENCE_BEAM_SIZE } from './search.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
 export type { CopyThroughReport } from './copy-through.js';
 export { isFlagged } from './copy-through.js';

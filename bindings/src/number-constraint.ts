@@ -1,5 +1,5 @@
 /**
- * Lexically constrained decoding of a dropped number (issue 44, item 2): the candidates of a
+ * Lexically constrained decoding of a dropped number: the candidates of a
  * sentence whose translation still lacks a number of the source after the alignment repair.
  *
  * A lexical constraint may enter the output at any position (Hokamp and Liu 2017, "Lexically

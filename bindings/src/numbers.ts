@@ -1,6 +1,6 @@
 /**
  * Numbers, times, URLs, e-mail addresses, code-like tokens and names of a source sentence: what a
- * translation must carry through unchanged or localised (issue 44, item 2). Pure functions of
+ * translation must carry through unchanged or localised. Pure functions of
  * strings; copy-through.ts uses them to repair a translation through its word alignment, and
  * tools/number-consistency.js to measure how many the output keeps.
  *

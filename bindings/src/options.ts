@@ -24,6 +24,8 @@ export interface OptionSpec {
   max?: number;
   minExclusive: boolean;
   choices?: string[];
+  /** The value front ends use for a sentence a person typed, where it differs from `default` (beamSize: 4). */
+  sentenceDefault?: number;
   /** The range in words ("from 1 to 64", "in (0, 1]"), empty when unbounded. */
   range: string;
   /** What a value must be, as errors say it: "an integer from 1 to 64". */

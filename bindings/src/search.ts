@@ -6,7 +6,7 @@
  * into the engine's JSON.
  */
 import { CancelledError, InvalidInputError } from './errors.js';
-import type { TableSearchOptions } from './options.generated.js';
+import { OPTION_TABLE, type TableSearchOptions } from './options.generated.js';
 
 /**
  * Beam search, sampling and length options; every field is optional. Each field but targetPrefix
@@ -26,12 +26,11 @@ export interface SearchOptions extends TableSearchOptions {
 
 /**
  * The beam size the demo page and both command-line tools decode with when none is given: they
- * translate what a person typed, a sentence at a time, where beam search of 4 pays (docs/api.md,
- * "Decoding defaults", 2026-11-27: on FLORES dev with the shipped general models, 1.06 (en→de)
- * and 1.22 (de→en) BLEU more than greedy for 17 ms more CPU a median sentence). The API's own
- * default stays greedy (beamSize 1), for batches and throughput.
+ * translate what a person typed, a sentence at a time, where beam search pays (docs/api.md,
+ * "Decoding defaults"). The engine's option table holds it (cpp/options.h, kSentenceBeamSize); the
+ * API's own default stays greedy (beamSize 1), for batches and throughput.
  */
-export const SENTENCE_BEAM_SIZE = 4;
+export const SENTENCE_BEAM_SIZE: number = OPTION_TABLE.find((o) => o.name === 'beam_size')!.sentenceDefault!;
 
 /** Target tokens of one sentence that became final during a decoding step. */
 export interface TokenEvent {

@@ -59,8 +59,6 @@ bool translate_option(const crossattn::OptionSpec& o) {
   return o.group == crossattn::OptionGroup::kSearch || o.group == crossattn::OptionGroup::kLength;
 }
 
-constexpr int kSentenceBeamSize = 4;  // use_sentence_beam
-
 // What the flag of option `o` does, for the help (as the npm CLI words it, bindings/src/cli.ts):
 // a --no-FLAG says what turning the option off does (its doc's "; false ..." clause) and then what
 // happens without the flag; a --FLAG of a boolean that is off by default says so; any other its doc,
@@ -74,7 +72,7 @@ std::string flag_help(const crossattn::OptionSpec& o, const crossattn::OptionVal
     return doc.substr(cut + 8) + "; without it (the default): " + doc.substr(0, cut);
   }
   const std::string range = crossattn::range_text(o);
-  const std::string value = o.name == "beam_size" ? std::to_string(kSentenceBeamSize) + " (beam search; 1 with --sample; the API's default is 1)"
+  const std::string value = o.name == "beam_size" ? std::to_string(crossattn::kSentenceBeamSize) + " (beam search; 1 with --sample; the API's default is 1)"
                                                   : crossattn::value_text(fallback);
   return doc + (range.empty() ? "" : " (" + range + ")") + "; default " + value;
 }
@@ -146,7 +144,7 @@ bool set_option(const std::string& arg, int argc, char** argv, int& i, crossattn
 // for more) unless argv gives --beam-size or options.sample is set (docs/api.md, "Decoding defaults").
 void use_sentence_beam(int argc, char** argv, crossattn::TranslateOptions& options) {
   const bool beam_given = std::find(argv + 2, argv + argc, std::string("--beam-size")) != argv + argc;
-  if (!beam_given && !options.sample) options.beam_size = std::max(kSentenceBeamSize, options.n_best);
+  if (!beam_given && !options.sample) options.beam_size = std::max(crossattn::kSentenceBeamSize, options.n_best);
 }
 
 // An error as this CLI words it: an option named by its flag.

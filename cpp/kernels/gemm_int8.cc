@@ -17,11 +17,11 @@
 // so that sum Wq[i] Xq = T_i - 256 H_i - 128 sum Xq: 16 products per load, one shift and two dots,
 // where widening cost two widening loads. T may wrap in int32 (K = 1024 inputs reach 2^32); the
 // subtraction then wraps back, and the result is exact because the true sum fits in int32
-// (|products| <= 127^2, K <= 2^17 inputs). In wasm on one host (AMD EPYC, 2026-11-27), against
-// the widening kernel: bench/kernels.cc's single-row shapes 52-61 GOP/s (were 44-55), its decode
-// step 0.316 ms (0.375); whole greedy translations 1.16-1.27x faster with identical outputs
-// (bench/ab.js, general-en-de and general-de-en, whole output layer). Blocks of rows (the encoder,
-// a beam) were already at the dot product's peak and stay there.
+// (|products| <= 127^2, K <= 2^17 inputs). Against a kernel that widens both operands to i16, in wasm
+// on an AMD EPYC (2026-11-27): bench/kernels.cc's single-row shapes 52-61 GOP/s against 44-55, its
+// decode step 0.316 ms against 0.375; whole greedy translations 1.16-1.27x faster with identical
+// outputs (bench/ab.js, general-en-de and general-de-en, whole output layer). Blocks of rows (the
+// encoder, a beam) run at the dot product's peak either way.
 //
 // A panel holds 8 features (j = 8p .. 8p+7) in chunks of 16 bytes, one per input pair (k, k+1):
 // chunk kk at byte 16 kk holds lane 2i + e = bytes (4i + 2e, 4i + 2e + 1) = (Wq[8p+i][2kk+e] + 128,

@@ -3,7 +3,7 @@
 // topK 1 is greedy, recorded probabilities are the model's).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { InvalidInputError, optionSpecs, Translator } from '../../dist/index.js';
+import { InvalidInputError, optionSpecs, SENTENCE_BEAM_SIZE, Translator } from '../../dist/index.js';
 import { BEGIN, END, GENERATED_TS, generatedTypes, optionsTable } from '../../tools/options-table.js';
 import { MODEL, ROOT } from './paths.js';
 
@@ -72,4 +72,13 @@ test('sampling: a seed repeats its translation, seeds differ, topK 1 is greedy, 
   expect(texts.size).toBeGreaterThan(2);
   await expect(translator.translate(text, { sample: true, beamSize: 2 })).rejects.toThrow('beamSize must be 1 with sample, not 2 (sampling draws one hypothesis)');
   await expect(translator.translate(text, { sample: true, topP: 0 })).rejects.toThrow('topP must be a finite number in (0, 1], not 0');
+});
+
+test('the sentence beam size has one home, the engine\'s option table, which the API\'s export and the docs read', async () => {
+  const beam = (await optionSpecs()).find((o) => o.name === 'beam_size');
+  expect(beam.default).toBe(1);  // the API stays greedy
+  expect(beam.sentenceDefault).toBe(SENTENCE_BEAM_SIZE);
+  expect(SENTENCE_BEAM_SIZE).toBeGreaterThan(1);
+  expect(readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8'))
+    .toContain(`| \`beamSize\` | \`--beam-size\` | int from 1 to 64 | \`1\`; \`${SENTENCE_BEAM_SIZE}\` for a sentence typed in the page or either CLI |`);
 });
