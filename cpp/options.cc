@@ -17,7 +17,7 @@ const std::vector<std::string> kMethodNames = {"argmax", "grow-diag-final-and", 
 // A spec for the field `member` of TranslateOptions (or of the SearchOptions it extends).
 template <typename T>
 OptionSpec field(const char* name, OptionGroup group, OptionType type, T TranslateOptions::*member, const char* doc) {
-  OptionSpec s{name, group, type, {}, {}, false, {}, doc, {}, {}};
+  OptionSpec s{name, group, type, {}, {}, false, {}, doc, {}, {}, {}};
   s.get = [member](const TranslateOptions& o) { return OptionValue(o.*member); };
   s.set = [member](TranslateOptions& o, const OptionValue& v) { o.*member = std::get<T>(v); };
   return s;
@@ -31,7 +31,7 @@ OptionSpec field(const char* name, OptionGroup group, OptionType type, T SearchO
 // reading it from options without alignment gives AlignmentOptions' default.
 template <typename T>
 OptionSpec alignment_field(const char* name, OptionType type, T AlignmentOptions::*member, const char* doc) {
-  OptionSpec s{name, OptionGroup::kAlignment, type, {}, {}, false, {}, doc, {}, {}};
+  OptionSpec s{name, OptionGroup::kAlignment, type, {}, {}, false, {}, doc, {}, {}, {}};
   s.get = [member](const TranslateOptions& o) { return OptionValue(o.alignment.value_or(AlignmentOptions{}).*member); };
   s.set = [member](TranslateOptions& o, const OptionValue& v) {
     if (!o.alignment) o.alignment.emplace();
@@ -44,7 +44,7 @@ OptionSpec method_spec() {
   OptionSpec s{"method", OptionGroup::kAlignment, OptionType::kChoice, {}, {}, false, kMethodNames,
                "how attention becomes links: argmax (each target word to the source word it attends to most), "
                "grow-diag-final-and (that and each source word's most attending target word, symmetrized as Koehn et al. "
-               "2003 do for two directions) or threshold (every pair whose weight reaches `threshold`)", {}, {}};
+               "2003 do for two directions) or threshold (every pair whose weight reaches `threshold`)", {}, {}, {}};
   s.get = [](const TranslateOptions& o) {
     return OptionValue(kMethodNames[static_cast<int>(o.alignment.value_or(AlignmentOptions{}).method)]);
   };

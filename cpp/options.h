@@ -63,10 +63,6 @@ struct OptionSpec {
   std::optional<double> min, max;    // bounds of kInt and kFloat values and of kIntList items
   bool min_exclusive = false;        // min itself is out of range
   std::vector<std::string> choices;  // the values of a kChoice option
-  /// The value front ends use when a person translates what they typed, a sentence at a time, where
-  /// it differs from the API's default (beam_size: beam search of kSentenceBeamSize; docs/api.md,
-  /// "Decoding defaults"); the page, both CLIs and the docs read it here.
-  std::optional<double> sentence_default;
   /// One line: what it does, with units; other options named in backquotes (`beam_size`), for
   /// front ends to spell (name_options).
   std::string doc;
@@ -75,6 +71,10 @@ struct OptionSpec {
   /// Sets the option in `o` (an alignment option first gives `o` its AlignmentOptions); the value
   /// holds the option's type and passed check_value.
   std::function<void(TranslateOptions& o, const OptionValue& value)> set;
+  /// The value front ends use when a person translates what they typed, a sentence at a time, where
+  /// it differs from the API's default (beam_size: beam search of kSentenceBeamSize; docs/api.md,
+  /// "Decoding defaults"); the page, both CLIs and the docs read it here.
+  std::optional<double> sentence_default;
 };
 
 /// The beam size of a sentence a person typed (OptionSpec::sentence_default of beam_size): on FLORES

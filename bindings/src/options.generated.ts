@@ -76,6 +76,7 @@ export const OPTION_TABLE: readonly OptionSpec[] = [
     "name": "beam_size",
     "range": "from 1 to 64",
     "rule": "an integer from 1 to 64",
+    "sentenceDefault": 4,
     "type": "int"
   },
   {

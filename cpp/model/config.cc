@@ -57,6 +57,29 @@ int get_int_or(const nlohmann::json& j, const char* key, int64_t min, int64_t ma
   return j.contains(key) ? get_int(j, key, min, max) : fallback;
 }
 
+// What no single field can say: the fields of `c` agree with each other (heads divide d_model and are
+// wide enough, sinusoids fit d_model, shared vocabularies are one size, the alignment head exists).
+void check_consistent(const ModelConfig& c) {
+  if (c.d_model % c.n_heads != 0) fail("d_model " + std::to_string(c.d_model) + " is not a multiple of n_heads " + std::to_string(c.n_heads));
+  // Every attention projection is [d_model, d_model] whatever the head count, so the tensors cannot
+  // tell 4 heads from 8: what can be checked is that each head is at least kMinHeadDim wide.
+  if (c.d_model / c.n_heads < kMinHeadDim) {
+    fail("n_heads " + std::to_string(c.n_heads) + " leaves heads of " + std::to_string(c.d_model / c.n_heads) +
+         " dimensions (d_model / n_heads); at least " + std::to_string(kMinHeadDim) + " are needed");
+  }
+  if (c.d_model % 2 != 0) fail("sinusoidal positions need an even d_model");
+  if (c.sinusoidal_layout == SinusoidalLayout::kMarian && c.d_model < 4) fail("Marian's sinusoids need d_model >= 4");
+  if (c.shared_vocab && c.source_vocab_size != c.vocab_size) {
+    fail("source_vocab_size " + std::to_string(c.source_vocab_size) + " differs from vocab_size " +
+         std::to_string(c.vocab_size) + ", but shared_vocab says the two sides share one embedding matrix");
+  }
+  const bool no_alignment_head = c.alignment_layer == -1 && c.alignment_head == -1;
+  if (!no_alignment_head && (c.alignment_layer < 0 || c.alignment_layer >= c.decoder_layers || c.alignment_head < 0 ||
+                             c.alignment_head >= c.n_heads)) {
+    fail("alignment_layer and alignment_head must both be absent or name a decoder layer and head");
+  }
+}
+
 }  // namespace
 
 ModelConfig ModelConfig::from_json(const std::string& json_text) {
@@ -124,25 +147,7 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
   else fail("decoder_autoregression must be \"self-attention\" or \"ssru\", not '" + autoregression + "'");
   c.alignment_layer = get_int_or(j, "alignment_layer", -1, c.decoder_layers - 1, -1);
   c.alignment_head = get_int_or(j, "alignment_head", -1, c.n_heads - 1, -1);
-
-  if (c.d_model % c.n_heads != 0) fail("d_model " + std::to_string(c.d_model) + " is not a multiple of n_heads " + std::to_string(c.n_heads));
-  // Every attention projection is [d_model, d_model] whatever the head count, so the tensors cannot
-  // tell 4 heads from 8: what can be checked is that each head is at least kMinHeadDim wide.
-  if (c.d_model / c.n_heads < kMinHeadDim) {
-    fail("n_heads " + std::to_string(c.n_heads) + " leaves heads of " + std::to_string(c.d_model / c.n_heads) +
-         " dimensions (d_model / n_heads); at least " + std::to_string(kMinHeadDim) + " are needed");
-  }
-  if (c.d_model % 2 != 0) fail("sinusoidal positions need an even d_model");
-  if (c.sinusoidal_layout == SinusoidalLayout::kMarian && c.d_model < 4) fail("Marian's sinusoids need d_model >= 4");
-  if (c.shared_vocab && c.source_vocab_size != c.vocab_size) {
-    fail("source_vocab_size " + std::to_string(c.source_vocab_size) + " differs from vocab_size " +
-         std::to_string(c.vocab_size) + ", but shared_vocab says the two sides share one embedding matrix");
-  }
-  const bool no_alignment_head = c.alignment_layer == -1 && c.alignment_head == -1;
-  if (!no_alignment_head && (c.alignment_layer < 0 || c.alignment_layer >= c.decoder_layers || c.alignment_head < 0 ||
-                             c.alignment_head >= c.n_heads)) {
-    fail("alignment_layer and alignment_head must both be absent or name a decoder layer and head");
-  }
+  check_consistent(c);
   return c;
 }
 

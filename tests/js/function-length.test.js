@@ -1,5 +1,5 @@
-// The function-length check of issue 48 (tools/function-length): each language's scanner finds each
-// function's first and last line, and the command exits 1 exactly when one is over the limit.
+// The function-length check (tools/function-length): each language's scanner finds each function's
+// first and last line, and the command exits 1 exactly when one is over the limit.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,4 +79,25 @@ test('the command lists each function over --max lines, Python included, and exi
   expect(over.stdout).toMatch(/long\.py:7-87: long has 81 lines \(over 80\)/);
   expect(over.stdout).not.toMatch(/short/);
   expect(check(81).status).toBe(0);
+});
+
+test('a test suite\'s callback is a scope, not a function: its tests and helpers are checked one by one', () => {
+  const source = [
+    "describe('suite', () => {",              // 1
+    '  const helper = () => {',               // 2
+    '    return 1;',                          // 3
+    '  };',                                   // 4
+    "  test('a', () => {",                    // 5
+    '    expect(helper()).toBe(1);',          // 6
+    '  });',                                  // 7
+    "  describe.skip('inner', function () {", // 8
+    "    it('b', () => {});",                 // 9
+    '  });',                                  // 10
+    '});',                                    // 11
+    "describeThis('not a suite', () => {",    // 12
+    '});',                                    // 13
+  ].join('\n');
+  expect(spans(typescriptFunctions('x.test.js', source))).toEqual([
+    ['helper', 2, 4], ['(anonymous)', 5, 7], ['(anonymous)', 9, 9], ['(anonymous)', 12, 13],
+  ]);
 });

@@ -21,8 +21,19 @@ function functionName(node) {
 }
 
 /**
- * Every function with a body in `text`, callbacks and nested functions included, as { name, start, end,
- * lines }: 1-based lines from its signature to its closing brace. `fileName` picks the dialect.
+ * Whether `node` is the callback of a test suite (`describe(name, () => {...})`, `describe.skip`, ...):
+ * a scope that groups tests, as a module or class body does, not a function of its own; its tests
+ * and helpers are checked one by one.
+ */
+function suiteCallback(node) {
+  const call = node.parent;
+  return ts.isCallExpression(call) && call.arguments.includes(node) && /^describe(\.\w+)*$/.test(call.expression.getText());
+}
+
+/**
+ * Every function with a body in `text`, callbacks and nested functions included (a test suite's
+ * callback aside: suiteCallback), as { name, start, end, lines }: 1-based lines from its signature to
+ * its closing brace. `fileName` picks the dialect.
  */
 export function typescriptFunctions(fileName, text) {
   const scriptKind = /\.m?ts$/.test(fileName) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
@@ -30,7 +41,7 @@ export function typescriptFunctions(fileName, text) {
   const lineOf = (pos) => source.getLineAndCharacterOfPosition(pos).line + 1;
   const found = [];
   const visit = (node) => {
-    if (FUNCTION_KINDS.has(node.kind) && node.body) {
+    if (FUNCTION_KINDS.has(node.kind) && node.body && !suiteCallback(node)) {
       const start = lineOf(node.getStart(source));
       const end = lineOf(node.end);
       found.push({ name: functionName(node), start, end, lines: end - start + 1 });
