@@ -4,7 +4,8 @@
 // for token and score for score (each output feature is computed by one thread, in the same order).
 // The relaxed SIMD engine (crossattn-relaxed.wasm): Chromium has relaxed SIMD, so a single-thread
 // translator takes that build by default, and an int8 model translates on it exactly as on the
-// SIMD128 build (texts, log-probabilities, cross-attention), greedy and beam.
+// SIMD128 build (texts, log-probabilities, cross-attention), greedy and beam. Served without COOP/COEP
+// (a static host), the page runs one thread, and its `simd` parameter picks the build.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { serve } from '../../web/serve.js';
 import { launchChromium, translateOn } from './browser.js';
@@ -128,4 +129,23 @@ test('an int8 model translates bit for bit the same on the relaxed and SIMD128 b
   expect(runs.relaxed.attention).toEqual(runs.simd128.attention);
   expect(runs.relaxed.beam).toEqual(runs.simd128.beam);
   expect(pageErrors).toEqual([]);
+});
+
+test('served without COOP/COEP, the page runs one thread, and its simd parameter picks the build', async () => {
+  const plain = await serve(0, { isolated: false });
+  const other = await browser.newPage();
+  try {
+    const fetched = {};
+    for (const query of ['', '?simd=simd128']) {
+      await other.goto(plain.url + query);
+      await translateOn(other, SENTENCES[0]);
+      fetched[query] = await other.evaluate(() => [globalThis.crossOriginIsolated,
+        performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.wasm')).map((p) => p.split('/').pop())]);
+    }
+    expect(fetched['']).toEqual([false, ['crossattn-relaxed.wasm']]);  // Chromium has relaxed SIMD
+    expect(fetched['?simd=simd128']).toEqual([false, ['crossattn.wasm']]);
+  } finally {
+    await other.close();
+    plain.server.close();
+  }
 });
