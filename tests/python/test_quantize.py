@@ -101,5 +101,25 @@ class DequantizeTest(unittest.TestCase):
             dequantize.dequantize({"layer.weight": self.w}, {})
 
 
+class MatrixNamesTest(unittest.TestCase):
+    CONFIG = {"encoder_layers": 1, "decoder_layers": 1, "d_model": 8, "d_ff": 16, "vocab_size": 10, "shared_vocab": True,
+              "tied_embeddings": True, "final_logits_bias": True, "layer_norm": "post"}
+
+    def test_an_ssru_decoders_two_matrices_are_both_quantized_and_its_bias_is_not(self):
+        names = quantize.matrix_names({**self.CONFIG, "decoder_autoregression": "ssru"})
+        self.assertIn("decoder.layers.0.ssru.weight", names)
+        self.assertIn("decoder.layers.0.ssru.forget_weight", names)
+        self.assertNotIn("decoder.layers.0.ssru.forget_bias", names)
+        self.assertNotIn("decoder.layers.0.self_attn.q_proj.weight", names)
+
+    def test_matrices_are_the_linear_layers_and_the_embedding_not_norms_or_biases(self):
+        names = quantize.matrix_names(self.CONFIG)
+        self.assertIn("shared.weight", names)
+        self.assertIn("encoder.layers.0.fc1.weight", names)
+        self.assertIn("decoder.layers.0.cross_attn.k_proj.weight", names)
+        self.assertNotIn("encoder.layers.0.final_layer_norm.weight", names)
+        self.assertNotIn("final_logits_bias", names)
+
+
 if __name__ == "__main__":
     unittest.main()
