@@ -1,47 +1,66 @@
 #include "model/tensor_spec.h"
 
-#include <algorithm>
-#include <map>
+#include <iterator>
 #include <set>
-
-#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string_view>
 
 #include "error.h"
-#include "tensor_spec_json.h"  // kTensorSpecJson: cpp/model/tensor_spec.json, embedded by CMake
+#include "model/tensor_spec.generated.h"  // cpp/model/tensor_spec.json as constant tables
 
 namespace crossattn {
 namespace {
 
-bool holds(const std::string& condition, const ModelConfig& c) {
+namespace spec = tensor_spec;
+
+static_assert(spec::kConditionCount == 7, "tensor_spec.json names a condition that holds() has no case for");
+
+// Whether `config` calls for a tensor with condition `when` (tensor_spec.json "conditions").
+bool holds(spec::When when, const ModelConfig& c) {
   const bool ssru = c.decoder_autoregression == DecoderAutoregression::kSsru;
-  if (condition.empty()) return true;
-  if (condition == "shared_vocab") return c.shared_vocab;
-  if (condition == "!shared_vocab") return !c.shared_vocab;
-  if (condition == "!tied_embeddings") return !c.tied_embeddings;
-  if (condition == "final_logits_bias") return c.final_logits_bias;
-  if (condition == "pre_norm") return c.pre_norm;
-  if (condition == "self_attention") return !ssru;
-  if (condition == "ssru") return ssru;
-  throw std::logic_error("tensor_spec.json: unknown condition " + condition);
+  switch (when) {
+    case spec::When::kAlways: return true;
+    case spec::When::kSharedVocab: return c.shared_vocab;
+    case spec::When::kNotSharedVocab: return !c.shared_vocab;
+    case spec::When::kNotTiedEmbeddings: return !c.tied_embeddings;
+    case spec::When::kFinalLogitsBias: return c.final_logits_bias;
+    case spec::When::kPreNorm: return c.pre_norm;
+    case spec::When::kSelfAttention: return !ssru;
+    case spec::When::kSsru: return ssru;
+  }
+  throw std::logic_error("tensor_spec.generated.h: a condition without a case");
 }
 
-int64_t dimension(const std::string& rule, const ModelConfig& c) {
-  const auto plus = rule.find('+');
-  const std::string base = rule.substr(0, plus);
-  const int64_t extra = plus == std::string::npos ? 0 : std::stoll(rule.substr(plus + 1));
-  const std::map<std::string, int64_t> sizes = {
-      {"D", c.d_model}, {"F", c.d_ff}, {"V", c.vocab_size}, {"Vs", c.source_vocab_size}, {"n", -1}};
-  const auto it = sizes.find(base);
-  if (it == sizes.end()) throw std::logic_error("tensor_spec.json: unknown dimension " + rule);
-  return it->second < 0 ? -1 : it->second + extra;
+// The size `rule` gives under `c`, or -1 where any length is allowed (a negative config size reads
+// as any length, as a rule "n" does).
+int64_t dimension(spec::DimRule rule, const ModelConfig& c) {
+  int64_t base = -1;
+  switch (rule.base) {
+    case spec::Dim::kD: base = c.d_model; break;
+    case spec::Dim::kF: base = c.d_ff; break;
+    case spec::Dim::kV: base = c.vocab_size; break;
+    case spec::Dim::kVs: base = c.source_vocab_size; break;
+    case spec::Dim::kAny: base = -1; break;
+  }
+  return base < 0 ? -1 : base + rule.extra;
 }
 
-TensorKind kind_of(const std::string& kind) {
-  if (kind == "matrix") return TensorKind::kMatrix;
-  if (kind == "vector") return TensorKind::kVector;
-  if (kind == "ids") return TensorKind::kIds;
-  if (kind == "f32") return TensorKind::kF32;
-  throw std::logic_error("tensor_spec.json: unknown kind " + kind);
+// How many times a group of `scope` repeats: once per layer of its stack, else once.
+int repeats(spec::Scope scope, const ModelConfig& c) {
+  switch (scope) {
+    case spec::Scope::kEncoderLayer: return c.encoder_layers;
+    case spec::Scope::kDecoderLayer: return c.decoder_layers;
+    case spec::Scope::kModel:
+    case spec::Scope::kOptional: return 1;
+  }
+  throw std::logic_error("tensor_spec.generated.h: a scope without a case");
+}
+
+// `prefix` with its layer placeholder "{i}" (if any) replaced by `layer`.
+std::string layer_prefix(std::string_view prefix, int layer) {
+  std::string out(prefix);
+  if (const auto at = out.find("{i}"); at != std::string::npos) out.replace(at, 3, std::to_string(layer));
+  return out;
 }
 
 std::string shape_string(const std::vector<int64_t>& shape) {
@@ -92,22 +111,17 @@ std::string problem(const SafeTensors& file, const TensorView& t, const Expected
 }  // namespace
 
 std::vector<ExpectedTensor> expected_tensors(const ModelConfig& config) {
-  static const nlohmann::json spec = nlohmann::json::parse(kTensorSpecJson);
   std::vector<ExpectedTensor> out;
-  const auto& groups = spec.at("groups");
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const auto& group = groups[g];
-    const std::string scope = group.at("scope");
-    const int layers = scope == "encoder_layer" ? config.encoder_layers : scope == "decoder_layer" ? config.decoder_layers : 1;
-    const bool all_or_none = group.value("all_or_none", false);
+  for (size_t g = 0; g < std::size(spec::kGroups); ++g) {
+    const spec::GroupRule& group = spec::kGroups[g];
+    const int layers = repeats(group.scope, config);
     for (int i = 0; i < layers; ++i) {
-      std::string prefix = group.value("prefix", "");
-      if (const auto at = prefix.find("{i}"); at != std::string::npos) prefix.replace(at, 3, std::to_string(i));
-      for (const auto& t : group.at("tensors")) {
-        if (!holds(t.value("when", ""), config)) continue;
-        std::vector<int64_t> shape;
-        for (const auto& d : t.at("shape")) shape.push_back(dimension(d.get<std::string>(), config));
-        out.push_back({prefix + t.at("name").get<std::string>(), shape, kind_of(t.at("kind")), all_or_none ? static_cast<int>(g) : -1});
+      const std::string prefix = layer_prefix(group.prefix, i);
+      for (const spec::TensorRule* t = group.tensors; t != group.tensors + group.size; ++t) {
+        if (!holds(t->when, config)) continue;
+        std::vector<int64_t> shape(t->rank);
+        for (size_t d = 0; d < t->rank; ++d) shape[d] = dimension(t->shape[d], config);
+        out.push_back({prefix + std::string(t->name), std::move(shape), t->kind, group.all_or_none ? static_cast<int>(g) : -1});
       }
     }
   }

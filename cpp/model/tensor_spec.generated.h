@@ -1,0 +1,157 @@
+// Made by tools/tensor-spec-table.js from cpp/model/tensor_spec.json: the spec's groups and tensors as
+// constant tables, which cpp/model/tensor_spec.cc expands for a config.
+// Do not edit: `node tools/tensor-spec-table.js --write` makes it anew; tests/js/tensor-spec-table.test.js
+// fails when it differs from what the spec makes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string_view>
+
+#include "model/tensor_spec.h"
+
+namespace crossattn::tensor_spec {
+
+/// Where a group's tensors sit: once in the model, once per encoder or decoder layer (the prefix's
+/// "{i}" is the layer's index), or once in an optional all-or-none group.
+enum class Scope : uint8_t { kModel, kEncoderLayer, kDecoderLayer, kOptional };
+
+/// The config size a dimension rule starts from; kAny is any length.
+enum class Dim : uint8_t { kD /* D */, kF /* F */, kV /* V */, kVs /* Vs */, kAny /* n */ };
+
+/// One dimension's rule: the size of `base` plus `extra` ("Vs+1" is {kVs, 1}).
+struct DimRule {
+  Dim base;
+  int32_t extra;
+};
+
+/// The config a tensor is called for by (the spec's "conditions").
+enum class When : uint8_t {
+  kAlways,  // no condition: every config
+  kSharedVocab,  // shared_vocab: config shared_vocab is true
+  kNotSharedVocab,  // !shared_vocab: config shared_vocab is false
+  kNotTiedEmbeddings,  // !tied_embeddings: config tied_embeddings is false
+  kFinalLogitsBias,  // final_logits_bias: config final_logits_bias is true
+  kPreNorm,  // pre_norm: config layer_norm is "pre"
+  kSelfAttention,  // self_attention: config decoder_autoregression is "self-attention" (the default)
+  kSsru,  // ssru: config decoder_autoregression is "ssru"
+};
+
+/// How many conditions the spec names (When's enumerators but kAlways).
+inline constexpr size_t kConditionCount = 7;
+
+/// The largest rank of a tensor in the spec.
+inline constexpr size_t kMaxRank = 2;
+
+/// One tensor of a group: its name after the group's prefix, its `rank` dimension rules, kind and condition.
+struct TensorRule {
+  std::string_view name;
+  uint8_t rank;
+  DimRule shape[kMaxRank];
+  TensorKind kind;
+  When when;
+};
+
+/// One group of the spec, its tensors in the spec's order.
+struct GroupRule {
+  Scope scope;
+  std::string_view prefix;
+  bool all_or_none;
+  const TensorRule* tensors;
+  size_t size;
+};
+
+inline constexpr TensorRule kGroup0[] = {  // model
+    {"shared.weight", 2, {{Dim::kV, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSharedVocab},
+    {"encoder.embed_tokens.weight", 2, {{Dim::kVs, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kNotSharedVocab},
+    {"decoder.embed_tokens.weight", 2, {{Dim::kV, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kNotSharedVocab},
+    {"lm_head.weight", 2, {{Dim::kV, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kNotTiedEmbeddings},
+    {"final_logits_bias", 1, {{Dim::kV, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kFinalLogitsBias},
+    {"encoder.layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kPreNorm},
+    {"encoder.layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kPreNorm},
+    {"decoder.layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kPreNorm},
+    {"decoder.layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kPreNorm},
+};
+
+inline constexpr TensorRule kGroup1[] = {  // encoder_layer encoder.layers.{i}.
+    {"self_attn.q_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"self_attn.q_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"self_attn.k_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"self_attn.k_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"self_attn.v_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"self_attn.v_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"self_attn.out_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"self_attn.out_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"self_attn_layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"self_attn_layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"fc1.weight", 2, {{Dim::kF, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"fc1.bias", 1, {{Dim::kF, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"fc2.weight", 2, {{Dim::kD, 0}, {Dim::kF, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"fc2.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"final_layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"final_layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+};
+
+inline constexpr TensorRule kGroup2[] = {  // decoder_layer decoder.layers.{i}.
+    {"self_attn.q_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSelfAttention},
+    {"self_attn.q_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kSelfAttention},
+    {"self_attn.k_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSelfAttention},
+    {"self_attn.k_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kSelfAttention},
+    {"self_attn.v_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSelfAttention},
+    {"self_attn.v_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kSelfAttention},
+    {"self_attn.out_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSelfAttention},
+    {"self_attn.out_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kSelfAttention},
+    {"ssru.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSsru},
+    {"ssru.forget_weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kSsru},
+    {"ssru.forget_bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kSsru},
+    {"self_attn_layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"self_attn_layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"cross_attn.q_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"cross_attn.q_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"cross_attn.k_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"cross_attn.k_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"cross_attn.v_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"cross_attn.v_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"cross_attn.out_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"cross_attn.out_proj.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"cross_attn_layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"cross_attn_layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"fc1.weight", 2, {{Dim::kF, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"fc1.bias", 1, {{Dim::kF, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"fc2.weight", 2, {{Dim::kD, 0}, {Dim::kF, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"fc2.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"final_layer_norm.weight", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"final_layer_norm.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+};
+
+inline constexpr TensorRule kGroup3[] = {  // optional
+    {"shortlist.frequent", 1, {{Dim::kAny, 0}, {Dim::kAny, 0}}, TensorKind::kIds, When::kAlways},
+    {"shortlist.offsets", 1, {{Dim::kVs, 1}, {Dim::kAny, 0}}, TensorKind::kIds, When::kAlways},
+    {"shortlist.targets", 1, {{Dim::kAny, 0}, {Dim::kAny, 0}}, TensorKind::kIds, When::kAlways},
+};
+
+inline constexpr TensorRule kGroup4[] = {  // optional
+    {"lexicon.offsets", 1, {{Dim::kVs, 1}, {Dim::kAny, 0}}, TensorKind::kIds, When::kAlways},
+    {"lexicon.targets", 1, {{Dim::kAny, 0}, {Dim::kAny, 0}}, TensorKind::kIds, When::kAlways},
+    {"lexicon.scores", 1, {{Dim::kAny, 0}, {Dim::kAny, 0}}, TensorKind::kF32, When::kAlways},
+};
+
+inline constexpr TensorRule kGroup5[] = {  // optional
+    {"alignment.q_state.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"alignment.q_state.bias", 1, {{Dim::kD, 0}, {Dim::kAny, 0}}, TensorKind::kVector, When::kAlways},
+    {"alignment.q_embed.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+    {"alignment.k_proj.weight", 2, {{Dim::kD, 0}, {Dim::kD, 0}}, TensorKind::kMatrix, When::kAlways},
+};
+
+/// The spec's groups, in its order (a group's index is ExpectedTensor::optional_group).
+inline constexpr GroupRule kGroups[] = {
+    {Scope::kModel, "", false, kGroup0, std::size(kGroup0)},
+    {Scope::kEncoderLayer, "encoder.layers.{i}.", false, kGroup1, std::size(kGroup1)},
+    {Scope::kDecoderLayer, "decoder.layers.{i}.", false, kGroup2, std::size(kGroup2)},
+    {Scope::kOptional, "", true, kGroup3, std::size(kGroup3)},
+    {Scope::kOptional, "", true, kGroup4, std::size(kGroup4)},
+    {Scope::kOptional, "", true, kGroup5, std::size(kGroup5)},
+};
+
+}  // namespace crossattn::tensor_spec
