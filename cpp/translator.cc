@@ -16,9 +16,9 @@ namespace crossattn {
 
 namespace {
 
-// WordPieces of one side's vocabulary.
+// WordPieces of one side's vocabulary, read from views of the tokenizer's pieces.
 std::shared_ptr<const WordPieces> word_pieces(const Tokenizer& tokenizer, Side side) {
-  std::vector<std::string> pieces(tokenizer.vocab_size(side));
+  std::vector<std::string_view> pieces(tokenizer.vocab_size(side));
   for (size_t id = 0; id < pieces.size(); ++id) pieces[id] = tokenizer.piece(static_cast<int>(id), side);
   return std::make_shared<const WordPieces>(pieces);
 }

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <unordered_map>
 
 namespace crossattn {
 
 namespace {
 
-const std::string kWordStart = "\xE2\x96\x81";  // U+2581, SentencePiece's word boundary
+constexpr std::string_view kWordStart = "\xE2\x96\x81";  // U+2581, SentencePiece's word boundary
 
 // A word of ids: [begin, end) with the punctuation pieces at its end left out.
 struct Word {
@@ -38,20 +39,50 @@ int last_start(const int* ids, int end, const WordPieces& pieces) {
   return -1;
 }
 
+// c lower-cased by std::tolower (ASCII only, in the "C" locale the engine runs in).
+unsigned char folded(char c) { return static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c))); }
+
+// A piece's hash up to ASCII case (FNV-1a of its folded bytes), so that pieces are compared up to
+// case without a lower-cased copy of each.
+struct FoldedHash {
+  size_t operator()(std::string_view s) const {
+    uint32_t h = 2166136261u;
+    for (char c : s) h = (h ^ folded(c)) * 16777619u;
+    return h;
+  }
+};
+
+// Whether two pieces are the same up to ASCII case.
+struct FoldedEqual {
+  bool operator()(std::string_view a, std::string_view b) const {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (folded(a[i]) != folded(b[i])) return false;
+    }
+    return true;
+  }
+};
+
+// Views of `pieces`, valid while it is.
+std::vector<std::string_view> views_of(const std::vector<std::string>& pieces) {
+  return std::vector<std::string_view>(pieces.begin(), pieces.end());
+}
+
 }  // namespace
 
-WordPieces::WordPieces(const std::vector<std::string>& pieces)
+WordPieces::WordPieces(const std::vector<std::string>& pieces) : WordPieces(views_of(pieces)) {}
+
+WordPieces::WordPieces(const std::vector<std::string_view>& pieces)
     : starts_(pieces.size()), punctuation_(pieces.size()), key_(pieces.size()), next_alike_(pieces.size(), -1) {
-  std::unordered_map<std::string, int> first;  // lower-cased piece -> its smallest id
+  // A piece, up to ASCII case -> its smallest id. Its keys are views of `pieces`, used only here.
+  std::unordered_map<std::string_view, int, FoldedHash, FoldedEqual> first;
   first.reserve(pieces.size());
-  std::vector<int> last(pieces.size(), -1);     // per key: the last id of its list so far
+  std::vector<int> last(pieces.size(), -1);  // per key: the last id of its list so far
   for (size_t id = 0; id < pieces.size(); ++id) {
-    const std::string& p = pieces[id];
-    starts_[id] = p.compare(0, kWordStart.size(), kWordStart) == 0;
+    const std::string_view p = pieces[id];
+    starts_[id] = p.substr(0, kWordStart.size()) == kWordStart;
     punctuation_[id] = !p.empty() && std::all_of(p.begin(), p.end(), [](char c) { return std::ispunct(static_cast<unsigned char>(c)); });
-    std::string lower = p;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const int key = first.emplace(lower, static_cast<int>(id)).first->second;
+    const int key = first.emplace(p, static_cast<int>(id)).first->second;
     key_[id] = key;
     if (last[key] >= 0) next_alike_[last[key]] = static_cast<int>(id);
     last[key] = static_cast<int>(id);

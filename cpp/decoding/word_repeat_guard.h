@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "decoding/token_selection.h"
@@ -32,6 +33,9 @@ class WordPieces {
  public:
   /// pieces: the vocabulary's pieces by id.
   explicit WordPieces(const std::vector<std::string>& pieces);
+  /// pieces: the vocabulary's pieces by id, as views that need to live only as long as the call
+  /// (the tokenizer's own strings: no piece is copied).
+  explicit WordPieces(const std::vector<std::string_view>& pieces);
   /// Whether piece id begins a word ("▁..."); false for an id outside the vocabulary.
   bool starts(int id) const { return valid(id) && starts_[id]; }
   /// Whether piece id is punctuation inside a word: no "▁", only ASCII punctuation (",", ".", ")").

@@ -386,6 +386,24 @@ TEST(WordRepeatGuard, BansExactlyTheTokensThatWouldMakeTheLastWordTheOneBefore) 
   }
 }
 
+TEST(WordPieces, PiecesAlikeUpToAsciiCaseShareTheirSmallestIdFromViewsAsFromStrings) {
+  const std::vector<std::string> vocab = {"x", "\xE2\x96\x81" "Die", "\xE2\x96\x81" "die", "die", "\xE2\x96\x81" "DIE",
+                                          "\xC3\x84", "\xC3\xA4", ",", ""};
+  const WordPieces from_strings(vocab);
+  const WordPieces from_views(std::vector<std::string_view>(vocab.begin(), vocab.end()));
+  for (const WordPieces* p : {&from_strings, &from_views}) {
+    EXPECT_EQ(p->key(2), 1);
+    EXPECT_EQ(p->key(4), 1);
+    EXPECT_EQ(p->key(3), 3);  // no word boundary: another piece
+    EXPECT_EQ(p->key(6), 6);  // "ä" is not "Ä" up to ASCII case
+    EXPECT_EQ(p->key(8), 8);
+    EXPECT_EQ(p->next_alike(1), 2);
+    EXPECT_EQ(p->next_alike(2), 4);
+    EXPECT_EQ(p->next_alike(4), -1);
+    EXPECT_TRUE(p->starts(1) && !p->starts(3) && p->punctuation(7) && !p->punctuation(8));
+  }
+}
+
 TEST(BeamSearch, ASentenceConstraintKeepsItsOutputFreeOfRepeatedWords) {
   // The random model's 6 ids: 0, 1 and 2 begin words, 3 is eos, 4 and 5 continue a word.
   const std::vector<std::string> vocab = {"\xE2\x96\x81" "x", "\xE2\x96\x81" "y", "\xE2\x96\x81" "z", "</s>", "p", "q"};
