@@ -59,10 +59,13 @@ test('the native CLI decodes by beam search of 4 unless --beam-size or --sample 
   expect(ids(greedy)).toEqual(differing.map((d) => d.greedy.targetIds));
 });
 
-test("the page's decoding choice starts at beam search of 4", () => {
+test("the page's decoding choice starts at the sentence beam size, which the page reads from the engine's table", () => {
   const html = readFileSync(`${ROOT}web/index.html`, 'utf8');
   const select = /<select id="beam-size">([\s\S]*?)<\/select>/.exec(html);
   expect(select, 'web/index.html has the #beam-size select').not.toBeNull();
-  const selected = [...select[1].matchAll(/<option value="(\d+)"( selected)?>/g)].filter((m) => m[2]).map((m) => Number(m[1]));
-  expect(selected).toEqual([SENTENCE_BEAM_SIZE]);
+  const options = [...select[1].matchAll(/<option( value="\d+")?( data-sentence-beam)?( selected)?>/g)];
+  expect(options.filter((m) => m[3]).map((m) => Boolean(m[2]))).toEqual([true]);  // the selected one is the sentence beam
+  const app = readFileSync(`${ROOT}web/app.js`, 'utf8');
+  expect(app).toMatch(/sentenceBeam\.value = String\(SENTENCE_BEAM_SIZE\)/);
+  expect(SENTENCE_BEAM_SIZE).toBe(4);
 });

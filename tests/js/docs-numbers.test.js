@@ -89,11 +89,12 @@ test("threads: MAX_THREADS as the README and docs/api.md give it", () => {
 
 test("option defaults: docs/api.md's table and the README's words are the engine's option table", () => {
   const byName = new Map(specs.map((o) => [o.group === 'alignment' ? `alignment.${o.jsName}` : o.jsName, o]));
-  const rows = [...API.matchAll(/^\| `([\w.]+)` \| (?:`--[\w-]+`)? *\| (?:[^|\\]|\\.)+ \| (`[^`]*`|none) \|/gm)];
+  const rows = [...API.matchAll(/^\| `([\w.]+)` \| (?:`--[\w-]+`)? *\| (?:[^|\\]|\\.)+ \| (`[^`]*`|none)(?:; `(\d+)` for a sentence typed in the page or either CLI)? \|/gm)];
   expect(rows.length).toBe(byName.size);
-  for (const [, name, cell] of rows) {
+  for (const [, name, cell, sentence] of rows) {
     const spec = byName.get(name);
     expect(spec, `${name} is an option of the engine`).toBeDefined();
+    expect(sentence === undefined ? undefined : Number(sentence), name).toBe(spec.sentenceDefault);
     if (cell === 'none') expect(spec.default).toEqual([]);
     else expect(JSON.parse(cell.slice(1, -1)), name).toEqual(spec.default);
   }
