@@ -21,7 +21,7 @@
 // --out/performance.json (docs/ by default) as its `opus_mt` section, which `npm run bench` keeps, and
 // performance.md's section (bench/opus-mt-report.js).
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,7 +62,7 @@ async function prepareModels() {
   const { writeModelFile } = await import('../dist/convert/model-file.js');
   const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
   const stamp = statSync(path.join(HF, 'stamp.json')).mtimeMs;
-  execFileSync('mkdir', ['-p', WORK]);
+  mkdirSync(WORK, { recursive: true });
   for (const [file, int8] of [['opus-mt-en-de.crossattn', false], ['opus-mt-en-de.int8.crossattn', true]]) {
     const out = path.join(WORK, file);
     if (existsSync(out) && statSync(out).mtimeMs > stamp) continue;
