@@ -95,6 +95,14 @@ inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) {
 /// Bytes {0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15} of a: four byte pairs and the four
 /// that follow them 8 bytes on, as four quads.
 inline i8x16 pairs_to_quads(i8x16 a) { return wasm_i8x16_shuffle(a, a, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15); }
+inline i16x8 max_i16(i16x8 a, i16x8 b) { return wasm_i16x8_max(a, b); }
+inline i16x8 neg_i16(i16x8 a) { return wasm_i16x8_neg(a); }
+/// Packs two int16x8 into int8x16 with signed saturation.
+inline i8x16 narrow_i16(i16x8 a, i16x8 b) { return wasm_i8x16_narrow_i16x8(a, b); }
+inline i16x8 load_i16(const int16_t* p) { return wasm_v128_load(p); }
+inline bool any_nonzero(i16x8 a) { return wasm_v128_any_true(a); }
+template <int kLane>
+inline int32_t lane_i32(i32x4 a) { return wasm_i32x4_extract_lane(a, kLane); }
 
 #if defined(__wasm_relaxed_simd__)
 inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return wasm_f32x4_relaxed_madd(a, b, c); }
@@ -144,6 +152,13 @@ inline void transpose4(f32x4& a, f32x4& b, f32x4& c, f32x4& d) { _MM_TRANSPOSE4_
 inline i8x16 pairs_to_quads(i8x16 a) {
   return _mm_shuffle_epi8(a, _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
 }
+inline i16x8 max_i16(i16x8 a, i16x8 b) { return _mm_max_epi16(a, b); }
+inline i16x8 neg_i16(i16x8 a) { return _mm_sub_epi16(_mm_setzero_si128(), a); }
+inline i8x16 narrow_i16(i16x8 a, i16x8 b) { return _mm_packs_epi16(a, b); }
+inline i16x8 load_i16(const int16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline bool any_nonzero(i16x8 a) { return _mm_testz_si128(a, a) == 0; }
+template <int kLane>
+inline int32_t lane_i32(i32x4 a) { return _mm_extract_epi32(a, kLane); }
 
 #if defined(CROSSATTN_EMULATE_RELAXED_SIMD)
 inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
