@@ -19,8 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Translator } from '../dist/index.js';
-import { isFlagged } from '../dist/copy-through.js';
+import { Translator, isFlagged } from '../dist/index.js';
 import { illFormedNumbers } from '../dist/number-syntax.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;

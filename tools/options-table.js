@@ -77,7 +77,7 @@ export async function generatedTypes() {
   return `// Made by tools/options-table.js from the engine's option table (cpp/options.cc, option_specs()).
 // Do not edit: \`node tools/options-table.js --write\` makes it anew; tests/js/options.test.js fails
 // when it differs from what the table makes.
-import type { OptionSpec } from './options.js';
+import type { OptionSpec } from './option-spec.js';
 
 /** The search and length options of the engine's table (search.ts, SearchOptions). */
 export interface TableSearchOptions {

@@ -19,7 +19,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { parseCatalog } from '../dist/model-catalog.js';
+import { parseCatalog } from '../dist/index.js';
 import { securityHeaders } from './serve.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));

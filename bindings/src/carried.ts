@@ -6,8 +6,7 @@
  * what fails (CopyThroughReport) and ranks the second chance's candidates by carriedScore;
  * tools/carry-check.js measures a test set with it.
  */
-import type { CopyThroughReport } from './copy-through.js';
-import type { Translation } from './translator.js';
+import type { CopyThroughReport, Translation } from './translator-types.js';
 import { mentionsOf, sameMention, type Mention } from './dates.js';
 import { carrySpans, core, numbersKept } from './numbers.js';
 import { currencyAt, illFormedNumbers, namesCurrency } from './number-syntax.js';

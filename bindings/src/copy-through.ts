@@ -26,7 +26,7 @@
  * wordConfidence and the alignment are then derived again from them, so they stay consistent.
  * targetIds and the log-probabilities stay the model's.
  */
-import type { Hypothesis, Translation } from './translator.js';
+import type { CopyThroughReport, Hypothesis, Translation } from './translator-types.js';
 import type { AlignmentOptions } from './alignment.js';
 import { InputTooLongError } from './errors.js';
 import { carriedScore, flagCarried } from './carried.js';
@@ -34,28 +34,6 @@ import { currencyAt, currencySymbol, illFormedNumbers, namesCurrency } from './n
 import { mentionsOf, monthOf, sameMention, timeForm } from './dates.js';
 import { CONSTRAINED_BEAM, constrainedCandidates, keepAlignment } from './number-constraint.js';
 import { capitalisedWords, carrySpans, core, numberTokens, numbersOf, type CarrySpan, type SpanKind } from './numbers.js';
-
-/**
- * What copy-through changed in one translation, what it could not bring back, and what of the
- * output a reader should doubt. A translation with an entry in `missing` or `doubtful` is flagged:
- * the page marks it and the CLI says so on stderr.
- */
-export interface CopyThroughReport {
-  /** Target words changed: unknown pieces filled in, numbers and tokens repaired, dashes localised. */
-  replaced: { kind: SpanKind | 'unknown' | 'dash'; source: string; target: string; word: number }[];
-  /**
-   * Source spans the output does not carry, nor could be repaired to: numbers, times, dates (by
-   * value: "14 February 2025"), a price's currency (`price`, source: the price's word), URLs,
-   * addresses, code tokens and unknown pieces. `word` is the span's first source word.
-   */
-  missing: { kind: SpanKind | 'unknown' | 'date' | 'price'; source: string; word: number }[];
-  /**
-   * Output words left as the model wrote them that a reader should doubt: a date or time the
-   * source does not have (`added`: "um 14 Uhr" for a source without 14:00), a number not well
-   * formed in the target language (`ill-formed`). `word` is the first target word.
-   */
-  doubtful: { kind: 'date' | 'time' | 'number'; target: string; word: number; reason: 'added' | 'ill-formed' }[];
-}
 
 /** Whether copy-through flagged `report`'s translation: something missing, or something to doubt. */
 export function isFlagged(report: CopyThroughReport | undefined): boolean {

@@ -4,7 +4,7 @@ import type { EngineAlignment } from './alignment.js';
 import type { OptionFault } from './errors.js';
 import type { EngineTranslation } from './result.generated.js';
 import type { TokenEvent } from './search.js';
-import type { ModelConfig } from './translator-types.js';
+import type { ModelConfig } from './model-info.js';
 
 export type { EngineTranslation };
 

@@ -4,7 +4,7 @@
  * (copy-through.ts, CopyThroughReport). The report's spans are named as the source and the output
  * write them.
  */
-import type { CopyThroughReport } from './copy-through.js';
+import type { CopyThroughReport } from './translator-types.js';
 
 const MISSING: Record<string, string> = {
   date: 'the date', time: 'the time', number: 'the number', price: 'the currency of', url: 'the link',

@@ -15,7 +15,7 @@ export type { AlignmentMethod, AlignmentOptions, ResidualStats, WordAlignment } 
 export type { Hypothesis, HtmlTranslation, LoadOptions, ModelConfig, OptionSpec, TranslateOptions, Translation } from './translator.js';
 export { SENTENCE_BEAM_SIZE } from './search.js';
 export type { SearchOptions, StreamOptions, TokenEvent } from './search.js';
-export type { CopyThroughReport } from './copy-through.js';
+export type { CopyThroughReport } from './translator-types.js';
 export { isFlagged } from './copy-through.js';
 export { detectLanguage } from './detect-language.js';
 export { composeAlignments, translatePivot } from './pivot.js';

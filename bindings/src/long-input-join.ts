@@ -15,7 +15,7 @@
 import type { ResidualStats, WordAlignment } from './alignment.js';
 import type { LongInputPlan } from './long-input.js';
 import type { TokenEvent } from './search.js';
-import type { Translation } from './translator.js';
+import type { Translation } from './translator-types.js';
 
 function offsetWords(ofToken: number[][], wordCounts: number[]): number[] {
   let base = 0;

@@ -1,8 +1,7 @@
 /**
  * The model catalog: which model translates which direction by default. The package ships one,
- * models/catalog.json, read by the npm CLI (`crossattn translate --from L --to L`), the demo page
- * (its direction choice) and the native CLI (cpp/cli/model_catalog.h), so every front end picks the
- * same file. Works anywhere: parse the JSON you read or fetched, then look a direction up.
+ * models/catalog.json, read by the npm CLI (`crossattn translate --from L --to L`) and the demo page
+ * (its direction choice), so both pick the same file; this is the one reader of it. Works anywhere: parse the JSON you read or fetched, then look a direction up.
  */
 
 /** One direction of a catalog. */

@@ -1,7 +1,8 @@
 /**
- * What a model file says about itself, for people: its name and direction (from the config) and
- * where it came from (the optional provenance metadata of docs/model-format.md, which
- * `crossattn convert` writes: source, license, attribution, converted_from, converter).
+ * What a model file says about itself: its architecture (ModelConfig, as the engine reads the
+ * config), and for people its name and direction and where it came from (the optional provenance
+ * metadata of docs/model-format.md, which `crossattn convert` writes: source, license,
+ * attribution, converted_from, converter).
  */
 
 /** A loaded model's name, direction and provenance (Translator.info). Absent keys: the file has none. */
@@ -47,4 +48,32 @@ export function modelInfo(config: { name: string; sourceLang: string; targetLang
   const info: ModelInfo = { name: config.name, sourceLang: config.sourceLang, targetLang: config.targetLang };
   for (const [key, field] of PROVENANCE) if (metadata[key] !== undefined) info[field] = metadata[key];
   return info;
+}
+
+/** The architecture of the loaded model (docs/model-format.md). */
+export interface ModelConfig {
+  name: string;
+  sourceLang: string;
+  targetLang: string;
+  encoderLayers: number;
+  decoderLayers: number;
+  dModel: number;
+  nHeads: number;
+  dFf: number;
+  vocabSize: number;
+  /** The source vocabulary's size: vocabSize unless the model's source side has its own. */
+  sourceVocabSize: number;
+  /** What carries the decoder's history: masked self-attention, or the SSRU of Bergamot's students. */
+  decoderAutoregression: 'self-attention' | 'ssru';
+  maxPositions: number;
+  /**
+   * The cross-attention head trained to align (guided alignment, docs/alignment.md), which word
+   * alignments read by default; absent when the model has none.
+   */
+  alignmentHead?: { layer: number; head: number };
+  /**
+   * Whether the model file has a word alignment layer (docs/alignment.md), which word alignments
+   * read when the options name no layers, heads or shift; it takes precedence over alignmentHead.
+   */
+  alignmentLayer: boolean;
 }

@@ -17,7 +17,7 @@
  * source words (the words just before and after it, where "in 1950" was dropped with its
  * preposition), or every boundary when none of them is aligned.
  */
-import type { Translation } from './translator.js';
+import type { Translation } from './translator-types.js';
 import type { WordAlignment } from './alignment.js';
 import { carrySpans, type CarrySpan } from './numbers.js';
 import { dateForm, mentionsOf } from './dates.js';

@@ -1,5 +1,6 @@
 // The public types of the Translator: its load and translate options, the option table's entries, and
-// the shapes of a result (Translation, Hypothesis, HtmlTranslation) and of the model (ModelConfig).
+// the shapes of a result (Translation, Hypothesis, HtmlTranslation, CopyThroughReport); the model's
+// (ModelConfig) lives in model-info.ts.
 import type { AlignmentOptions } from './alignment.js';
 import type { EngineMadeTranslation, Hypothesis } from './result.generated.js';
 import type { SearchOptions, StreamOptions } from './search.js';
@@ -8,9 +9,10 @@ import type { ThreadsOption, WasmSource } from './engine.js';
 import type { SimdOption } from './engine-build.js';
 import type { ProgressCallback } from './sources.js';
 import type { HubOptions } from './hub/convert-by-name.js';
-import type { CopyThroughReport } from './copy-through.js';
+import type { SpanKind } from './numbers.js';
 
 export type { Hypothesis };
+export type { ModelConfig } from './model-info.js';
 
 /** Options of Translator.load. */
 export interface LoadOptions {
@@ -57,7 +59,7 @@ export interface TranslateOptions extends SearchOptions, StreamOptions, TableOut
   copyThrough?: boolean;
 }
 
-export type { OptionSpec } from './options.js';
+export type { OptionSpec } from './option-spec.js';
 
 /** The result of translate(html, { html: true }). */
 export interface HtmlTranslation {
@@ -69,34 +71,6 @@ export interface HtmlTranslation {
   confidence: number;
   /** Wall time of the call (ms). */
   ms: number;
-}
-
-/** The architecture of the loaded model (docs/model-format.md). */
-export interface ModelConfig {
-  name: string;
-  sourceLang: string;
-  targetLang: string;
-  encoderLayers: number;
-  decoderLayers: number;
-  dModel: number;
-  nHeads: number;
-  dFf: number;
-  vocabSize: number;
-  /** The source vocabulary's size: vocabSize unless the model's source side has its own. */
-  sourceVocabSize: number;
-  /** What carries the decoder's history: masked self-attention, or the SSRU of Bergamot's students. */
-  decoderAutoregression: 'self-attention' | 'ssru';
-  maxPositions: number;
-  /**
-   * The cross-attention head trained to align (guided alignment, docs/alignment.md), which word
-   * alignments read by default; absent when the model has none.
-   */
-  alignmentHead?: { layer: number; head: number };
-  /**
-   * Whether the model file has a word alignment layer (docs/alignment.md), which word alignments
-   * read when the options name no layers, heads or shift; it takes precedence over alignmentHead.
-   */
-  alignmentLayer: boolean;
 }
 
 /**
@@ -114,4 +88,26 @@ export interface Translation extends EngineMadeTranslation {
   parts?: Translation[];
   /** What copy-through changed and what it found missing (copy-through.ts); absent with copyThrough false. */
   copyThrough?: CopyThroughReport;
+}
+
+/**
+ * What copy-through changed in one translation, what it could not bring back, and what of the
+ * output a reader should doubt. A translation with an entry in `missing` or `doubtful` is flagged:
+ * the page marks it and the CLI says so on stderr.
+ */
+export interface CopyThroughReport {
+  /** Target words changed: unknown pieces filled in, numbers and tokens repaired, dashes localised. */
+  replaced: { kind: SpanKind | 'unknown' | 'dash'; source: string; target: string; word: number }[];
+  /**
+   * Source spans the output does not carry, nor could be repaired to: numbers, times, dates (by
+   * value: "14 February 2025"), a price's currency (`price`, source: the price's word), URLs,
+   * addresses, code tokens and unknown pieces. `word` is the span's first source word.
+   */
+  missing: { kind: SpanKind | 'unknown' | 'date' | 'price'; source: string; word: number }[];
+  /**
+   * Output words left as the model wrote them that a reader should doubt: a date or time the
+   * source does not have (`added`: "um 14 Uhr" for a source without 14:00), a number not well
+   * formed in the target language (`ill-formed`). `word` is the first target word.
+   */
+  doubtful: { kind: 'date' | 'time' | 'number'; target: string; word: number; reason: 'added' | 'ill-formed' }[];
 }

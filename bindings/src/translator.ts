@@ -86,7 +86,7 @@ export class Translator {
    *   file, or one whose language codes are not BCP 47 language tags; TokenizerError for a bad tokenizer inside it.
    */
   static async load(model: ByteSource, options: LoadOptions = {}): Promise<Translator> {
-    const source = await hubSource(model, { onProgress: options.onProgress, ...options.hub });
+    const source = await hubSource(model, { onProgress: options.onProgress, ...options.hub }, Translator);
     const { engine, translator, metadata, ...instance } = await loadModel(source, options);
     const { sourceLang, targetLang } = translator.config();
     const bad = [sourceLang, targetLang].find((tag) => !isLanguageTag(tag));

@@ -239,9 +239,9 @@ describe('conversion', () => {
 
   test('a converted file the engine refuses is a ConvertError naming the engine\'s reason (checkEngineRuns)', async () => {
     const model = await convertModel(tinyFolder('engine-check'), LANGS);
-    await expect(checkEngineRuns(await writeModelFile(model, 'test'), 'ok.crossattn')).resolves.toBeUndefined();
+    await expect(checkEngineRuns(await writeModelFile(model, 'test'), 'ok.crossattn', Translator)).resolves.toBeUndefined();
     const narrow = { ...model, config: { ...model.config, n_heads: 4 } };  // past the converter's check: heads 2 wide
-    const error = await checkEngineRuns(await writeModelFile(narrow, 'test'), 'narrow.crossattn').catch((e) => e);
+    const error = await checkEngineRuns(await writeModelFile(narrow, 'test'), 'narrow.crossattn', Translator).catch((e) => e);
     expect(error).toBeInstanceOf(ConvertError);
     expect(error.field).toBe('engine');
     expect(error.message).toMatch(/^narrow\.crossattn: engine: the engine refuses the converted model: .*d_model \/ n_heads/);

@@ -1,5 +1,5 @@
 /** Comparing the bytes a converter read: one SentencePiece model for both sides, a tied output layer. */
-import type { Tensor } from './model-file.js';
+import type { Tensor } from './model-types.js';
 
 /** Whether two byte arrays are equal. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

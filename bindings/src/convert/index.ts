@@ -11,6 +11,7 @@ import { closeSync, existsSync, lstatSync, openSync, realpathSync, renameSync, r
 import { basename, dirname, join, sep } from 'node:path';
 import { ConvertError } from './convert-error.js';
 import { engineRefusal } from './engine-check.js';
+import { Translator } from '../translator.js';
 import { convertFiles, filesFormat, type InputFormat } from './convert-model.js';
 import { folderFiles } from './folder-files.js';
 import { writeModelFile, type ConvertedModel, type ConvertOptions } from './model-file.js';
@@ -60,7 +61,7 @@ export type ConvertSummary = Pick<ConvertedModel, 'config' | 'provenance'>;
 export async function convertFile(input: string, output: string, version: string, options: ConvertOptions = {}): Promise<ConvertSummary> {
   checkOutput(input, output);
   const { summary, partial } = await writePartial(input, output, version, options);
-  const refusal = await engineRefusal(partial);
+  const refusal = await engineRefusal(partial, Translator);
   if (refusal !== undefined) throw new ConvertError(output, 'engine', `the engine refuses the converted model: ${refusal}${discard(partial)}`);
   try {
     renameSync(partial, output);

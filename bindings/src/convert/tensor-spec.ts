@@ -4,7 +4,7 @@
  * it for one config; `checkTensors` validates a converter's output against it before anything is
  * written, so a converted file never fails the engine's own checks.
  */
-import type { ModelConfigJson, Tensor } from './model-file.js';
+import type { ModelConfigJson, Tensor } from './model-types.js';
 
 type Kind = 'matrix' | 'vector' | 'ids' | 'f32';
 

@@ -8,7 +8,7 @@ import { LoadError } from '../errors.js';
 import { convertByName, type HubOptions } from './convert-by-name.js';
 import { cacheRoot, MODEL_FILE, modelFolder, SOURCE_FILE } from './hub-cache.js';
 import { hubEndpoint, resolveUrl, type HubModelRef } from './hub-id.js';
-import { checkEngineRuns } from '../convert/engine-check.js';
+import { checkEngineRuns, type ModelRunner } from '../convert/engine-check.js';
 
 export type { HubOptions, HubSource } from './convert-by-name.js';
 
@@ -17,15 +17,16 @@ export type { HubOptions, HubSource } from './convert-by-name.js';
  * else the repository's model fetched, converted and kept. The model's folder appears whole (model
  * and source.json) or not at all.
  * @param version the package's version, recorded in the file as its converter's.
+ * @param runner loads and runs the converted model before it is kept (Translator; convert/engine-check.ts).
  * @throws DownloadError or ConvertError as convertByName, or a ConvertError ('engine') when the engine
  *   refuses the converted model (nothing is kept then); LoadError when the cache cannot be written.
  */
-export async function fetchHubModel(ref: HubModelRef, options: HubOptions, version: string): Promise<string> {
+export async function fetchHubModel(ref: HubModelRef, options: HubOptions, version: string, runner: ModelRunner): Promise<string> {
   const endpoint = hubEndpoint(options.endpoint);
   const folder = modelFolder(cacheRoot(options.cacheDir), endpoint, ref);
   if (existsSync(join(folder, MODEL_FILE))) return join(folder, MODEL_FILE);
   const { bytes, source } = await convertByName(ref, { ...options, endpoint }, version);
-  await checkEngineRuns(bytes, resolveUrl(endpoint, ref, '').replace(/\/$/, ''));
+  await checkEngineRuns(bytes, resolveUrl(endpoint, ref, '').replace(/\/$/, ''), runner);
   const staged = `${folder}.partial-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     mkdirSync(staged, { recursive: true });

@@ -6,6 +6,7 @@
 import { DownloadError } from '../errors.js';
 import type { ByteSource } from '../sources.js';
 import type { HubOptions } from './convert-by-name.js';
+import type { ModelRunner } from '../convert/engine-check.js';
 import { parseHubId } from './hub-id.js';
 
 const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
@@ -18,10 +19,11 @@ async function packageVersion(): Promise<string> {
 
 /**
  * `model`, or for a Hub id in Node the path of its converted file (downloaded and converted on first use).
+ * @param runner loads and runs a freshly converted model before it is kept (fetchHubModel).
  * @throws DownloadError or ConvertError as fetchHubModel (a repository that does not exist: a
  *   'not-found' DownloadError that also says no such path exists).
  */
-export async function hubSource(model: ByteSource, options: HubOptions = {}): Promise<ByteSource> {
+export async function hubSource(model: ByteSource, options: HubOptions, runner: ModelRunner): Promise<ByteSource> {
   if (typeof model !== 'string' || !isNode) return model;
   const ref = parseHubId(model);
   if (ref === null) return model;
@@ -29,7 +31,7 @@ export async function hubSource(model: ByteSource, options: HubOptions = {}): Pr
   if (existsSync(model)) return model;
   const { fetchHubModel } = await import('./hub-model.js');
   try {
-    return await fetchHubModel(ref, options, await packageVersion());
+    return await fetchHubModel(ref, options, await packageVersion(), runner);
   } catch (e) {
     if (!(e instanceof DownloadError) || e.reason !== 'not-found' || e.file !== 'config.json') throw e;
     throw new DownloadError(`${e.message}; nor is there a file or folder '${model}' here`, e.reason, e.url, e.file, e.status);
