@@ -1,7 +1,7 @@
 // crossattn-cli: the native command-line tool for development and benchmarks.
 //
-//   crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]
-//                           [--alignment] [--threads N] [search and length options] [TEXT]
+//   crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--threads N]
+//                           [search and length options] [TEXT]
 //
 // The search and length options are those of cpp/options.h's table, as flags: --beam-size N,
 // --n-best N, --sample --top-p P --seed N, ..., a boolean option as --NAME when it defaults to
@@ -13,18 +13,19 @@
 // --threads N runs the matrix products on N threads (default 1; kernels/parallel.h): the same
 // output on any number.
 //
-// --from/--to pick the model that DIR/catalog.json lists for that direction (DIR defaults to the
-// models/ folder of the working directory; cli/model_catalog.h).
-//
-// Without TEXT, translates one sentence per line of stdin to one line of stdout. A sentence over the
-// model's max_positions source tokens is translated in parts and joined (cli/long_input.h). With --json, each
+// Without TEXT, translates one sentence per line of stdin to one line of stdout. With --json, each
 // line is a JSON object: text, source_tokens, target_tokens, target_ids, token_log_probs, log_prob,
 // score, confidence, target_words, word_confidence (decoding/confidence.h), hypotheses (the n-best list: text, target_ids, log_prob, score), (with --attention)
 // cross_attention as nested arrays [layers][heads][T][S], and (with --alignment) alignment:
 // [[source word, target word], ...] with the default AlignmentOptions. Without --json and with
 // --n-best N > 1, each sentence gives N lines in Moses n-best form: "LINE ||| TEXT ||| LOG_PROB ||| SCORE".
-// A line of stdin or a TEXT that is not valid UTF-8 or holds a NUL byte is one error naming it; a
-// bad line's output line stays empty, the others are translated, and the exit status is 1.
+// A line of stdin or a TEXT that is not valid UTF-8 or holds a NUL byte, or that has more source
+// tokens than the model's max_positions, is one error naming it; a bad line's output line stays
+// empty, the others are translated, and the exit status is 1.
+//
+// Choosing a model by direction from a catalog (--from, --to) and translating a sentence over
+// max_positions in parts are the npm CLI's (`crossattn translate`, bindings/src/cli.ts), written
+// once, in TypeScript: this tool measures and checks the engine, and says so in --help.
 //
 // A model that cannot be loaded is one line on stderr, "crossattn-cli: LoadError: ..." (a path that is
 // missing, not a regular file, or over 1 GiB, refused before any read) or "ModelFormatError: ...",
@@ -32,13 +33,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/long_input.h"
-#include "cli/model_catalog.h"
 #include "error.h"
 #include "kernels/parallel.h"
 #include "model/model_file.h"
@@ -92,8 +92,10 @@ std::string option_help() {
 }
 
 int usage() {
-  std::cerr << "usage: crossattn-cli translate (--model FILE | --from L --to L [--models DIR]) [--json] [--attention]\n"
-               "                               [--alignment] [--threads N] [OPTIONS] [TEXT]\n"
+  std::cerr << "usage: crossattn-cli translate --model FILE [--json] [--attention] [--alignment] [--threads N]\n"
+               "                               [OPTIONS] [TEXT]\n"
+               "A sentence over the model's max_positions source tokens is refused (InputTooLongError); the npm\n"
+               "CLI, `crossattn translate`, translates it in parts and picks models by --from and --to.\n"
             << option_help();
   return 2;
 }
@@ -191,7 +193,7 @@ nlohmann::json to_json(const crossattn::Translation& r) {
 
 // The command line of `translate`.
 struct Args {
-  std::string model_path, from, to, models_dir = "models", text;
+  std::string model_path, text;
   bool json = false, have_text = false;
   int threads = 1;
   crossattn::TranslateOptions options;
@@ -206,9 +208,6 @@ int parse_args(int argc, char** argv, Args& a) {
     for (int i = 2; i < argc; ++i) {
       const std::string arg = argv[i];
       if (arg == "--model" && i + 1 < argc) a.model_path = argv[++i];
-      else if (arg == "--from" && i + 1 < argc) a.from = argv[++i];
-      else if (arg == "--to" && i + 1 < argc) a.to = argv[++i];
-      else if (arg == "--models" && i + 1 < argc) a.models_dir = argv[++i];
       else if (arg == "--threads" && i + 1 < argc) a.threads = std::atoi(argv[++i]);
       else if (arg == "--json") a.json = true;
       else if (arg == "--attention") a.options.attention = true;
@@ -223,11 +222,45 @@ int parse_args(int argc, char** argv, Args& a) {
     std::cerr << "crossattn-cli: " << message(e) << '\n';
     return 2;
   }
-  // Exactly one way to name the model: --model, or both --from and --to.
-  const bool by_direction = !a.from.empty() || !a.to.empty();
-  if (a.model_path.empty() ? (a.from.empty() || a.to.empty()) : by_direction) return usage();
+  if (a.model_path.empty()) return usage();
   if (a.threads < 1 || a.threads > crossattn::kMaxThreads) return usage();
   return 0;
+}
+
+// Why `bytes` are not text (the rule of bindings/src/well-formed.ts: a NUL byte, binary input, or
+// invalid UTF-8), or "" when they are.
+std::string not_text(const std::string& bytes) {
+  const size_t nul = bytes.find('\0');
+  if (nul != std::string::npos) return "holds a NUL byte (at byte " + std::to_string(nul) + "): binary input, not text";
+  return crossattn::is_valid_utf8(bytes) ? "" : "is not valid UTF-8";
+}
+
+const std::string kInvalid = std::string("crossattn-cli: ") + crossattn::error_code_name(crossattn::ErrorCode::kInvalidInput) + ": ";
+
+// Translates each line of `in` by `emit`, which counts `line_number`. A line that is not text, or
+// that the engine refuses as longer than the model's max_positions, is one line on stderr naming it
+// and an empty output line; the other lines are translated. Returns the exit status: 1 after a bad
+// line, else 0. Other errors propagate.
+int translate_lines(std::istream& in, const std::function<void(const std::string&)>& emit, long& line_number) {
+  long bad_lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::string problem = not_text(line);
+    if (problem.empty()) {
+      try {
+        emit(line);
+        continue;
+      } catch (const crossattn::Error& e) {
+        if (e.code() != crossattn::ErrorCode::kInputTooLong) throw;
+        std::cerr << "crossattn-cli: " << crossattn::error_code_name(e.code()) << ": line " << line_number + 1
+                  << " of stdin: " << message(e) << "; the npm CLI (crossattn translate) translates it in parts\n";
+      }
+    } else {
+      std::cerr << kInvalid << "line " << line_number + 1 << " of stdin " << problem << '\n';
+    }
+    std::cout << '\n';
+    ++line_number, ++bad_lines;
+  }
+  return bad_lines > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -235,10 +268,9 @@ int parse_args(int argc, char** argv, Args& a) {
 int main(int argc, char** argv) {
   Args args;
   if (const int status = parse_args(argc, argv, args)) return status;
-  auto& [model_path, from, to, models_dir, text, json, have_text, threads, options] = args;
+  auto& [model_path, text, json, have_text, threads, options] = args;
   crossattn::set_thread_count(threads);
   try {
-    if (model_path.empty()) model_path = crossattn::model_for(models_dir, from, to).model;
     const auto start = std::chrono::steady_clock::now();
     // The file type and size first (model/model_file.h): a FIFO, a folder or a file over 1 GiB is a
     // LoadError at once, before any read.
@@ -248,7 +280,7 @@ int main(int argc, char** argv) {
     if (std::getenv("CROSSATTN_VERBOSE")) std::cerr << "loaded " << model_path << " in " << load_ms << " ms\n";
     long line_number = 0;
     auto emit = [&](const std::string& line) {
-      const auto r = crossattn::translate_long(translator, line, options);  // a sentence over the limit in parts
+      const auto r = translator.translate(line, options);
       if (json) {
         std::cout << to_json(r).dump() << '\n';
       } else if (options.n_best == 1) {
@@ -260,34 +292,12 @@ int main(int argc, char** argv) {
       }
       ++line_number;
     };
-    // Bytes that are not text (the rule of bindings/src/well-formed.ts): a NUL byte (binary input) or
-    // invalid UTF-8 is one line on stderr naming where; a bad line of stdin leaves its output line
-    // empty, the other lines are translated, and the exit status is 1.
-    auto not_text = [](const std::string& bytes) -> std::string {
-      const size_t nul = bytes.find('\0');
-      if (nul != std::string::npos) return "holds a NUL byte (at byte " + std::to_string(nul) + "): binary input, not text";
-      return crossattn::is_valid_utf8(bytes) ? "" : "is not valid UTF-8";
-    };
-    const std::string invalid = std::string("crossattn-cli: ") + crossattn::error_code_name(crossattn::ErrorCode::kInvalidInput) + ": ";
-    if (have_text) {
-      if (const std::string problem = not_text(text); !problem.empty()) {
-        std::cerr << invalid << "the TEXT argument " << problem << '\n';
-        return 1;
-      }
-      emit(text);
-    } else {
-      long bad_lines = 0;
-      for (std::string line; std::getline(std::cin, line);) {
-        if (const std::string problem = not_text(line); !problem.empty()) {
-          std::cerr << invalid << "line " << line_number + 1 << " of stdin " << problem << '\n';
-          std::cout << '\n';
-          ++line_number, ++bad_lines;
-          continue;
-        }
-        emit(line);
-      }
-      if (bad_lines > 0) return 1;
+    if (!have_text) return translate_lines(std::cin, emit, line_number);
+    if (const std::string problem = not_text(text); !problem.empty()) {
+      std::cerr << kInvalid << "the TEXT argument " << problem << '\n';
+      return 1;
     }
+    emit(text);
   } catch (const crossattn::Error& e) {
     std::cerr << "crossattn-cli: " << crossattn::error_code_name(e.code()) << ": " << message(e) << '\n';
     return 1;
