@@ -3,7 +3,8 @@
 // so that the loader's checker (cpp/model/tensor_spec.cc) reads constants compiled in rather than
 // parsing and interpreting the JSON at load:
 //   cpp/model/tensor_spec.generated.h  per group its scope, layer prefix and all-or-none flag; per tensor
-//                                      its name, shape rules, kind and condition, as constexpr tables
+//                                      its name, shape rules, kind and condition, as constexpr tables;
+//                                      and each name as a constant, which the loader reads tensors by
 //   node tools/tensor-spec-table.js          prints the header
 //   node tools/tensor-spec-table.js --check  exits 1 when the file differs from what the spec makes
 //   node tools/tensor-spec-table.js --write  rewrites it
@@ -53,6 +54,39 @@ function conditionEnum(conditions) {
     `inline constexpr size_t kConditionCount = ${lines.length};`;
 }
 
+/** The constant of a tensor name: "self_attn.q_proj.weight" is kSelfAttnQProjWeight. */
+export function nameConstant(name) {
+  return `k${name.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`;
+}
+
+// The structs of names the loader reads tensors by: one for the tensors a model has once (the
+// model and optional groups), one per layer scope with its prefix.
+const NAME_STRUCTS = [
+  { struct: 'ModelTensors', scopes: ['model', 'optional'],
+    doc: "The names of the tensors a model has once (the spec's model and optional groups)." },
+  { struct: 'EncoderLayerTensors', scopes: ['encoder_layer'],
+    doc: "The names of an encoder layer's tensors after its prefix kPrefix, whose \"{i}\" is the layer's index (layer_prefix)." },
+  { struct: 'DecoderLayerTensors', scopes: ['decoder_layer'],
+    doc: "The names of a decoder layer's tensors after its prefix kPrefix, whose \"{i}\" is the layer's index (layer_prefix)." },
+];
+
+/** The name structs' C++ text: each tensor's name as a constant (nameConstant), a layer scope's prefix as kPrefix. */
+function nameStructs(spec) {
+  return NAME_STRUCTS.map(({ struct, scopes, doc }) => {
+    const groups = spec.groups.filter((g) => scopes.includes(g.scope));
+    const members = groups.flatMap((g) => g.tensors.map((t) => [nameConstant(t.name), t.name]));
+    const seen = new Set();
+    for (const [constant, name] of members) {
+      if (seen.has(constant)) throw new Error(`tensor_spec.json: two tensors of ${struct} make the constant ${constant} (${name})`);
+      seen.add(constant);
+    }
+    const prefix = groups.find((g) => g.prefix)?.prefix;
+    const lines = [...(prefix ? [['kPrefix', prefix]] : []), ...members]
+      .map(([constant, name]) => `  static constexpr std::string_view ${constant} = ${JSON.stringify(name)};`);
+    return `/// ${doc}\nstruct ${struct} {\n${lines.join('\n')}\n};`;
+  }).join('\n\n');
+}
+
 /** cpp/model/tensor_spec.generated.h's text for the spec `spec` (tensor_spec.json, parsed). */
 export function generatedHeader(spec = JSON.parse(readFileSync(SPEC, 'utf8'))) {
   const rank = Math.max(...spec.groups.flatMap((g) => g.tensors.map((t) => t.shape.length)));
@@ -65,7 +99,8 @@ export function generatedHeader(spec = JSON.parse(readFileSync(SPEC, 'utf8'))) {
     `${group.all_or_none === true}, kGroup${g}, std::size(kGroup${g})},`);
   const dimensions = Object.entries(DIMENSIONS).map(([key, name]) => `${name} /* ${key} */`).join(', ');
   return `// Made by tools/tensor-spec-table.js from cpp/model/tensor_spec.json: the spec's groups and tensors as
-// constant tables, which cpp/model/tensor_spec.cc expands for a config.
+// constant tables, which cpp/model/tensor_spec.cc expands for a config, and the tensors' names as
+// constants, which the loader (weights.cc, shortlist.cc, lexicon.cc) reads them by.
 // Do not edit: \`node tools/tensor-spec-table.js --write\` makes it anew; tests/js/tensor-spec-table.test.js
 // fails when it differs from what the spec makes.
 #pragma once
@@ -122,6 +157,8 @@ ${tables.join('\n\n')}
 inline constexpr GroupRule kGroups[] = {
 ${groups.join('\n')}
 };
+
+${nameStructs(spec)}
 
 }  // namespace crossattn::tensor_spec
 `;

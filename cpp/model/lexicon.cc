@@ -5,29 +5,32 @@
 
 #include "error.h"
 #include "model/piece_lists.h"
+#include "model/tensor_spec.generated.h"
 
 namespace crossattn {
 
 AlignmentLexicon AlignmentLexicon::load(const SafeTensors& file, int source_vocab_size, int vocab_size) {
-  const TensorView* scores = file.find("lexicon.scores");
-  const bool offsets = file.find("lexicon.offsets") != nullptr, targets = file.find("lexicon.targets") != nullptr;
+  using M = tensor_spec::ModelTensors;
+  const std::string scores_name(M::kLexiconScores), offsets_name(M::kLexiconOffsets), targets_name(M::kLexiconTargets);
+  const TensorView* scores = file.find(scores_name);
+  const bool offsets = file.find(offsets_name) != nullptr, targets = file.find(targets_name) != nullptr;
   if (!scores && !offsets && !targets) return {};
-  if (!scores || !offsets || !targets) fail_model_format("a lexicon needs lexicon.offsets, lexicon.targets and lexicon.scores");
-  PieceLists lists = PieceLists::load(file, "lexicon", source_vocab_size, vocab_size);
+  if (!scores || !offsets || !targets) fail_model_format("a lexicon needs " + offsets_name + ", " + targets_name + " and " + scores_name);
+  PieceLists lists = PieceLists::load(file, offsets_name, targets_name, source_vocab_size, vocab_size);
   if (scores->dtype != DType::kF32 || scores->shape.size() != 1 ||
       scores->numel() != static_cast<int64_t>(lists.targets.size())) {
-    fail_model_format("lexicon.scores must be F32 with one score per entry of lexicon.targets");
+    fail_model_format(scores_name + " must be F32 with one score per entry of " + targets_name);
   }
   AlignmentLexicon l;
   l.scores_.resize(lists.targets.size());
   std::copy_n(reinterpret_cast<const float*>(scores->data), l.scores_.size(), l.scores_.begin());
   for (float x : l.scores_) {
-    if (!(x >= 0.0f) || !std::isfinite(x)) fail_model_format("lexicon.scores holds a negative or non-finite score");
+    if (!(x >= 0.0f) || !std::isfinite(x)) fail_model_format(scores_name + " holds a negative or non-finite score");
   }
   for (int s = 0; s < source_vocab_size; ++s) {
     const auto begin = lists.targets.begin() + lists.offsets[s], end = lists.targets.begin() + lists.offsets[s + 1];
     if (std::adjacent_find(begin, end, [](int a, int b) { return a >= b; }) != end) {
-      fail_model_format("lexicon.targets must ascend within each source piece's list");
+      fail_model_format(targets_name + " must ascend within each source piece's list");
     }
   }
   l.offsets_ = std::move(lists.offsets);

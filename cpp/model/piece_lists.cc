@@ -20,17 +20,17 @@ void check_ids_in_vocabulary(const std::vector<int>& ids, int vocab_size, const 
   }
 }
 
-PieceLists PieceLists::load(const SafeTensors& file, const std::string& prefix, int source_vocab_size,
-                            int vocab_size) {
+PieceLists PieceLists::load(const SafeTensors& file, std::string_view offsets_name, std::string_view targets_name,
+                            int source_vocab_size, int vocab_size) {
+  const std::string offsets(offsets_name), targets(targets_name);
   PieceLists lists;
-  lists.offsets = read_ids(file.tensor(prefix + ".offsets"), prefix + ".offsets");
-  lists.targets = read_ids(file.tensor(prefix + ".targets"), prefix + ".targets");
-  check_ids_in_vocabulary(lists.targets, vocab_size, prefix + ".targets");
+  lists.offsets = read_ids(file.tensor(offsets), offsets);
+  lists.targets = read_ids(file.tensor(targets), targets);
+  check_ids_in_vocabulary(lists.targets, vocab_size, targets);
   const std::vector<int>& o = lists.offsets;
   if (static_cast<int>(o.size()) != source_vocab_size + 1 || o.front() != 0 || !std::is_sorted(o.begin(), o.end()) ||
       o.back() != static_cast<int>(lists.targets.size())) {
-    fail_model_format(prefix + ".offsets must rise from 0 to the size of " + prefix +
-                      ".targets over source_vocab_size + 1 entries");
+    fail_model_format(offsets + " must rise from 0 to the size of " + targets + " over source_vocab_size + 1 entries");
   }
   return lists;
 }

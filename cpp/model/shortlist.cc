@@ -4,20 +4,23 @@
 
 #include "error.h"
 #include "model/piece_lists.h"
+#include "model/tensor_spec.generated.h"
 
 namespace crossattn {
 
 LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int source_vocab_size, int vocab_size) {
-  const TensorView* frequent = file.find("shortlist.frequent");
-  const bool offsets = file.find("shortlist.offsets") != nullptr, targets = file.find("shortlist.targets") != nullptr;
+  using M = tensor_spec::ModelTensors;
+  const std::string frequent_name(M::kShortlistFrequent), offsets_name(M::kShortlistOffsets), targets_name(M::kShortlistTargets);
+  const TensorView* frequent = file.find(frequent_name);
+  const bool offsets = file.find(offsets_name) != nullptr, targets = file.find(targets_name) != nullptr;
   if (!frequent && !offsets && !targets) return {};
   if (!frequent || !offsets || !targets) {
-    fail_model_format("a shortlist needs shortlist.frequent, shortlist.offsets and shortlist.targets");
+    fail_model_format("a shortlist needs " + frequent_name + ", " + offsets_name + " and " + targets_name);
   }
   LexicalShortlist s;
-  s.frequent_ = read_ids(*frequent, "shortlist.frequent");
-  check_ids_in_vocabulary(s.frequent_, vocab_size, "shortlist.frequent");
-  PieceLists lists = PieceLists::load(file, "shortlist", source_vocab_size, vocab_size);
+  s.frequent_ = read_ids(*frequent, frequent_name);
+  check_ids_in_vocabulary(s.frequent_, vocab_size, frequent_name);
+  PieceLists lists = PieceLists::load(file, offsets_name, targets_name, source_vocab_size, vocab_size);
   s.offsets_ = std::move(lists.offsets);
   s.targets_ = std::move(lists.targets);
   return s;

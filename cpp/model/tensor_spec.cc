@@ -56,13 +56,6 @@ int repeats(spec::Scope scope, const ModelConfig& c) {
   throw std::logic_error("tensor_spec.generated.h: a scope without a case");
 }
 
-// `prefix` with its layer placeholder "{i}" (if any) replaced by `layer`.
-std::string layer_prefix(std::string_view prefix, int layer) {
-  std::string out(prefix);
-  if (const auto at = out.find("{i}"); at != std::string::npos) out.replace(at, 3, std::to_string(layer));
-  return out;
-}
-
 std::string shape_string(const std::vector<int64_t>& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + (shape[i] < 0 ? "n" : std::to_string(shape[i]));
@@ -109,6 +102,12 @@ std::string problem(const SafeTensors& file, const TensorView& t, const Expected
 }
 
 }  // namespace
+
+std::string layer_prefix(std::string_view prefix, int layer) {
+  std::string out(prefix);
+  if (const auto at = out.find("{i}"); at != std::string::npos) out.replace(at, 3, std::to_string(layer));
+  return out;
+}
 
 std::vector<ExpectedTensor> expected_tensors(const ModelConfig& config) {
   std::vector<ExpectedTensor> out;

@@ -1,5 +1,6 @@
 // Made by tools/tensor-spec-table.js from cpp/model/tensor_spec.json: the spec's groups and tensors as
-// constant tables, which cpp/model/tensor_spec.cc expands for a config.
+// constant tables, which cpp/model/tensor_spec.cc expands for a config, and the tensors' names as
+// constants, which the loader (weights.cc, shortlist.cc, lexicon.cc) reads them by.
 // Do not edit: `node tools/tensor-spec-table.js --write` makes it anew; tests/js/tensor-spec-table.test.js
 // fails when it differs from what the spec makes.
 #pragma once
@@ -152,6 +153,84 @@ inline constexpr GroupRule kGroups[] = {
     {Scope::kOptional, "", true, kGroup3, std::size(kGroup3)},
     {Scope::kOptional, "", true, kGroup4, std::size(kGroup4)},
     {Scope::kOptional, "", true, kGroup5, std::size(kGroup5)},
+};
+
+/// The names of the tensors a model has once (the spec's model and optional groups).
+struct ModelTensors {
+  static constexpr std::string_view kSharedWeight = "shared.weight";
+  static constexpr std::string_view kEncoderEmbedTokensWeight = "encoder.embed_tokens.weight";
+  static constexpr std::string_view kDecoderEmbedTokensWeight = "decoder.embed_tokens.weight";
+  static constexpr std::string_view kLmHeadWeight = "lm_head.weight";
+  static constexpr std::string_view kFinalLogitsBias = "final_logits_bias";
+  static constexpr std::string_view kEncoderLayerNormWeight = "encoder.layer_norm.weight";
+  static constexpr std::string_view kEncoderLayerNormBias = "encoder.layer_norm.bias";
+  static constexpr std::string_view kDecoderLayerNormWeight = "decoder.layer_norm.weight";
+  static constexpr std::string_view kDecoderLayerNormBias = "decoder.layer_norm.bias";
+  static constexpr std::string_view kShortlistFrequent = "shortlist.frequent";
+  static constexpr std::string_view kShortlistOffsets = "shortlist.offsets";
+  static constexpr std::string_view kShortlistTargets = "shortlist.targets";
+  static constexpr std::string_view kLexiconOffsets = "lexicon.offsets";
+  static constexpr std::string_view kLexiconTargets = "lexicon.targets";
+  static constexpr std::string_view kLexiconScores = "lexicon.scores";
+  static constexpr std::string_view kAlignmentQStateWeight = "alignment.q_state.weight";
+  static constexpr std::string_view kAlignmentQStateBias = "alignment.q_state.bias";
+  static constexpr std::string_view kAlignmentQEmbedWeight = "alignment.q_embed.weight";
+  static constexpr std::string_view kAlignmentKProjWeight = "alignment.k_proj.weight";
+};
+
+/// The names of an encoder layer's tensors after its prefix kPrefix, whose "{i}" is the layer's index (layer_prefix).
+struct EncoderLayerTensors {
+  static constexpr std::string_view kPrefix = "encoder.layers.{i}.";
+  static constexpr std::string_view kSelfAttnQProjWeight = "self_attn.q_proj.weight";
+  static constexpr std::string_view kSelfAttnQProjBias = "self_attn.q_proj.bias";
+  static constexpr std::string_view kSelfAttnKProjWeight = "self_attn.k_proj.weight";
+  static constexpr std::string_view kSelfAttnKProjBias = "self_attn.k_proj.bias";
+  static constexpr std::string_view kSelfAttnVProjWeight = "self_attn.v_proj.weight";
+  static constexpr std::string_view kSelfAttnVProjBias = "self_attn.v_proj.bias";
+  static constexpr std::string_view kSelfAttnOutProjWeight = "self_attn.out_proj.weight";
+  static constexpr std::string_view kSelfAttnOutProjBias = "self_attn.out_proj.bias";
+  static constexpr std::string_view kSelfAttnLayerNormWeight = "self_attn_layer_norm.weight";
+  static constexpr std::string_view kSelfAttnLayerNormBias = "self_attn_layer_norm.bias";
+  static constexpr std::string_view kFc1Weight = "fc1.weight";
+  static constexpr std::string_view kFc1Bias = "fc1.bias";
+  static constexpr std::string_view kFc2Weight = "fc2.weight";
+  static constexpr std::string_view kFc2Bias = "fc2.bias";
+  static constexpr std::string_view kFinalLayerNormWeight = "final_layer_norm.weight";
+  static constexpr std::string_view kFinalLayerNormBias = "final_layer_norm.bias";
+};
+
+/// The names of a decoder layer's tensors after its prefix kPrefix, whose "{i}" is the layer's index (layer_prefix).
+struct DecoderLayerTensors {
+  static constexpr std::string_view kPrefix = "decoder.layers.{i}.";
+  static constexpr std::string_view kSelfAttnQProjWeight = "self_attn.q_proj.weight";
+  static constexpr std::string_view kSelfAttnQProjBias = "self_attn.q_proj.bias";
+  static constexpr std::string_view kSelfAttnKProjWeight = "self_attn.k_proj.weight";
+  static constexpr std::string_view kSelfAttnKProjBias = "self_attn.k_proj.bias";
+  static constexpr std::string_view kSelfAttnVProjWeight = "self_attn.v_proj.weight";
+  static constexpr std::string_view kSelfAttnVProjBias = "self_attn.v_proj.bias";
+  static constexpr std::string_view kSelfAttnOutProjWeight = "self_attn.out_proj.weight";
+  static constexpr std::string_view kSelfAttnOutProjBias = "self_attn.out_proj.bias";
+  static constexpr std::string_view kSsruWeight = "ssru.weight";
+  static constexpr std::string_view kSsruForgetWeight = "ssru.forget_weight";
+  static constexpr std::string_view kSsruForgetBias = "ssru.forget_bias";
+  static constexpr std::string_view kSelfAttnLayerNormWeight = "self_attn_layer_norm.weight";
+  static constexpr std::string_view kSelfAttnLayerNormBias = "self_attn_layer_norm.bias";
+  static constexpr std::string_view kCrossAttnQProjWeight = "cross_attn.q_proj.weight";
+  static constexpr std::string_view kCrossAttnQProjBias = "cross_attn.q_proj.bias";
+  static constexpr std::string_view kCrossAttnKProjWeight = "cross_attn.k_proj.weight";
+  static constexpr std::string_view kCrossAttnKProjBias = "cross_attn.k_proj.bias";
+  static constexpr std::string_view kCrossAttnVProjWeight = "cross_attn.v_proj.weight";
+  static constexpr std::string_view kCrossAttnVProjBias = "cross_attn.v_proj.bias";
+  static constexpr std::string_view kCrossAttnOutProjWeight = "cross_attn.out_proj.weight";
+  static constexpr std::string_view kCrossAttnOutProjBias = "cross_attn.out_proj.bias";
+  static constexpr std::string_view kCrossAttnLayerNormWeight = "cross_attn_layer_norm.weight";
+  static constexpr std::string_view kCrossAttnLayerNormBias = "cross_attn_layer_norm.bias";
+  static constexpr std::string_view kFc1Weight = "fc1.weight";
+  static constexpr std::string_view kFc1Bias = "fc1.bias";
+  static constexpr std::string_view kFc2Weight = "fc2.weight";
+  static constexpr std::string_view kFc2Bias = "fc2.bias";
+  static constexpr std::string_view kFinalLayerNormWeight = "final_layer_norm.weight";
+  static constexpr std::string_view kFinalLayerNormBias = "final_layer_norm.bias";
 };
 
 }  // namespace crossattn::tensor_spec

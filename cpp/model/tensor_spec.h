@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/config.h"
@@ -26,6 +27,10 @@ struct ExpectedTensor {
   TensorKind kind;
   int optional_group = -1;     // the spec's group index for an all-or-none group, else -1
 };
+
+/// `prefix` (a layer group's, as EncoderLayerTensors::kPrefix "encoder.layers.{i}.") with its layer
+/// placeholder "{i}", if any, replaced by `layer`: "encoder.layers.3.".
+std::string layer_prefix(std::string_view prefix, int layer);
 
 /// Every tensor `config` calls for, in the spec's order (layers expanded).
 std::vector<ExpectedTensor> expected_tensors(const ModelConfig& config);

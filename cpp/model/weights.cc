@@ -5,9 +5,18 @@
 #include <string>
 
 #include "error.h"
+#include "model/tensor_spec.generated.h"
 
 namespace crossattn {
 namespace {
+
+using tensor_spec::DecoderLayerTensors;
+using tensor_spec::EncoderLayerTensors;
+using tensor_spec::ModelTensors;
+
+// The full name of a tensor: `name` after `layer` (a layer's expanded prefix, or "" for a tensor the
+// model has once). Tensor names come from tensor_spec.generated.h only.
+std::string tensor_name(const std::string& layer, std::string_view name) { return layer + std::string(name); }
 
 std::string shape_string(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -118,8 +127,8 @@ struct RawLinear {
   std::vector<float> bias;  // [out]
 };
 
-RawLinear read_linear(const Source& src, const std::string& prefix, int in, int out) {
-  return {read_matrix(src, prefix + ".weight", out, in), read_vector(src.file, prefix + ".bias", out)};
+RawLinear read_linear(const Source& src, const std::string& weight, const std::string& bias, int in, int out) {
+  return {read_matrix(src, weight, out, in), read_vector(src.file, bias, out)};
 }
 
 // Multiplies the layer's outputs by `factor` (folds a constant that follows the product into it).
@@ -188,45 +197,66 @@ PackedLinear pack(const RawMatrix& m, const std::vector<float>& bias) {
 
 PackedLinear pack(const RawLinear& l) { return pack(l.weight, l.bias); }
 
-LayerNorm read_layer_norm(const SafeTensors& file, const std::string& prefix, int d) {
-  return {read_vector(file, prefix + ".weight", d), read_vector(file, prefix + ".bias", d)};
+LayerNorm read_layer_norm(const SafeTensors& file, const std::string& weight, const std::string& bias, int d) {
+  return {read_vector(file, weight, d), read_vector(file, bias, d)};
 }
 
-SelfAttentionWeights read_self_attention(const Source& src, const std::string& prefix, int d, float q_scale) {
-  RawLinear q = read_linear(src, prefix + ".q_proj", d, d);
-  RawLinear k = read_linear(src, prefix + ".k_proj", d, d), v = read_linear(src, prefix + ".v_proj", d, d);
+// The self-attention of layer `layer` (its expanded prefix) of an encoder or decoder (L: its names).
+template <typename L>
+SelfAttentionWeights read_self_attention(const Source& src, const std::string& layer, int d, float q_scale) {
+  const auto name = [&](std::string_view n) { return tensor_name(layer, n); };
+  RawLinear q = read_linear(src, name(L::kSelfAttnQProjWeight), name(L::kSelfAttnQProjBias), d, d);
+  RawLinear k = read_linear(src, name(L::kSelfAttnKProjWeight), name(L::kSelfAttnKProjBias), d, d);
+  RawLinear v = read_linear(src, name(L::kSelfAttnVProjWeight), name(L::kSelfAttnVProjBias), d, d);
   scale_outputs(q, q_scale);
-  return {pack(stack({&q, &k, &v})), pack(read_linear(src, prefix + ".out_proj", d, d))};
+  return {pack(stack({&q, &k, &v})),
+          pack(read_linear(src, name(L::kSelfAttnOutProjWeight), name(L::kSelfAttnOutProjBias), d, d))};
 }
 
-CrossAttentionWeights read_cross_attention(const Source& src, const std::string& prefix, int d, float q_scale) {
-  RawLinear q = read_linear(src, prefix + ".q_proj", d, d);
-  RawLinear k = read_linear(src, prefix + ".k_proj", d, d), v = read_linear(src, prefix + ".v_proj", d, d);
+CrossAttentionWeights read_cross_attention(const Source& src, const std::string& layer, int d, float q_scale) {
+  using L = DecoderLayerTensors;
+  const auto name = [&](std::string_view n) { return tensor_name(layer, n); };
+  RawLinear q = read_linear(src, name(L::kCrossAttnQProjWeight), name(L::kCrossAttnQProjBias), d, d);
+  RawLinear k = read_linear(src, name(L::kCrossAttnKProjWeight), name(L::kCrossAttnKProjBias), d, d);
+  RawLinear v = read_linear(src, name(L::kCrossAttnVProjWeight), name(L::kCrossAttnVProjBias), d, d);
   scale_outputs(q, q_scale);
-  return {pack(q), pack(stack({&k, &v})), pack(read_linear(src, prefix + ".out_proj", d, d))};
+  return {pack(q), pack(stack({&k, &v})),
+          pack(read_linear(src, name(L::kCrossAttnOutProjWeight), name(L::kCrossAttnOutProjBias), d, d))};
 }
 
 // An SSRU block (layers/ssru.h): W [D, D] (no bias) and W_f [D, D] with b_f [D], fused into one
 // [2D, D] product.
-SsruWeights read_ssru(const Source& src, const std::string& prefix, int d) {
-  RawLinear candidate{read_matrix(src, prefix + ".weight", d, d), std::vector<float>(static_cast<size_t>(d), 0.0f)};
-  RawLinear forget{read_matrix(src, prefix + ".forget_weight", d, d), read_vector(src.file, prefix + ".forget_bias", d)};
+SsruWeights read_ssru(const Source& src, const std::string& layer, int d) {
+  using L = DecoderLayerTensors;
+  RawLinear candidate{read_matrix(src, tensor_name(layer, L::kSsruWeight), d, d), std::vector<float>(static_cast<size_t>(d), 0.0f)};
+  RawLinear forget{read_matrix(src, tensor_name(layer, L::kSsruForgetWeight), d, d),
+                   read_vector(src.file, tensor_name(layer, L::kSsruForgetBias), d)};
   return {pack(stack({&candidate, &forget}))};
 }
 
-// The masked self-attention or the SSRU of decoder layer `p`, as the config's decoder_autoregression
+// The masked self-attention or the SSRU of decoder layer `layer`, as the config's decoder_autoregression
 // says (check_tensors, model/tensor_spec.h, has refused a file with the other block's tensors).
-void read_autoregression(const Source& src, const ModelConfig& c, const std::string& p, float q_scale,
-                         DecoderLayerWeights& layer) {
+void read_autoregression(const Source& src, const ModelConfig& c, const std::string& layer, float q_scale,
+                         DecoderLayerWeights& weights) {
   if (c.decoder_autoregression == DecoderAutoregression::kSsru) {
-    layer.ssru = read_ssru(src, p + ".ssru", c.d_model);
+    weights.ssru = read_ssru(src, layer, c.d_model);
   } else {
-    layer.self_attention = read_self_attention(src, p + ".self_attn", c.d_model, q_scale);
+    weights.self_attention = read_self_attention<DecoderLayerTensors>(src, layer, c.d_model, q_scale);
   }
 }
 
-FeedForwardWeights read_ffn(const Source& src, const std::string& prefix, int d, int d_ff) {
-  return {pack(read_linear(src, prefix + ".fc1", d, d_ff)), pack(read_linear(src, prefix + ".fc2", d_ff, d))};
+// The feed-forward block of layer `layer` of an encoder or decoder (L: its names).
+template <typename L>
+FeedForwardWeights read_ffn(const Source& src, const std::string& layer, int d, int d_ff) {
+  const auto name = [&](std::string_view n) { return tensor_name(layer, n); };
+  return {pack(read_linear(src, name(L::kFc1Weight), name(L::kFc1Bias), d, d_ff)),
+          pack(read_linear(src, name(L::kFc2Weight), name(L::kFc2Bias), d_ff, d))};
+}
+
+// A layer norm of layer `layer` of an encoder or decoder, by its weight's and bias's names.
+LayerNorm read_layer_norm(const SafeTensors& file, const std::string& layer, std::string_view weight,
+                          std::string_view bias, int d) {
+  return read_layer_norm(file, tensor_name(layer, weight), tensor_name(layer, bias), d);
 }
 
 Embedding to_embedding(RawMatrix m) {
@@ -254,15 +284,17 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
   TransformerWeights w;
   const int d = c.d_model, v = c.vocab_size, v_src = c.source_vocab_size;
   const float q_scale = 1.0f / std::sqrt(static_cast<float>(d / c.n_heads));
-  const std::string src_name = c.shared_vocab ? "shared.weight" : "encoder.embed_tokens.weight";
-  const std::string tgt_name = c.shared_vocab ? "shared.weight" : "decoder.embed_tokens.weight";
+  using M = ModelTensors;
+  const std::string src_name(c.shared_vocab ? M::kSharedWeight : M::kEncoderEmbedTokensWeight);
+  const std::string tgt_name(c.shared_vocab ? M::kSharedWeight : M::kDecoderEmbedTokensWeight);
   RawMatrix tgt = read_matrix(src, tgt_name, v, d);
-  const std::vector<float> logits_bias = c.final_logits_bias ? read_vector(file, "final_logits_bias", v) : std::vector<float>{};
+  const std::vector<float> logits_bias =
+      c.final_logits_bias ? read_vector(file, std::string(M::kFinalLogitsBias), v) : std::vector<float>{};
   // Packed from the target embedding itself when tied, so the table is read and converted once.
   if (c.tied_embeddings) {
     w.output_projection = pack(tgt, logits_bias);
   } else {
-    w.output_projection = pack(read_matrix(src, "lm_head.weight", v, d), logits_bias);
+    w.output_projection = pack(read_matrix(src, std::string(M::kLmHeadWeight), v, d), logits_bias);
   }
   // A tied table in the kernel layout reads the output projection's own panels: converted once, shared.
   Embedding tgt_embed = c.tied_embeddings && tgt.panels ? Embedding(w.output_projection) : to_embedding(std::move(tgt));
@@ -273,32 +305,35 @@ TransformerWeights TransformerWeights::load(const SafeTensors& file, const Model
     w.tgt_embed = std::move(tgt_embed);
   }
   for (int i = 0; i < c.encoder_layers; ++i) {
-    const std::string p = "encoder.layers." + std::to_string(i);
-    w.encoder_layers.push_back({read_self_attention(src, p + ".self_attn", d, q_scale),
-                                read_layer_norm(file, p + ".self_attn_layer_norm", d),
-                                read_ffn(src, p, d, c.d_ff), read_layer_norm(file, p + ".final_layer_norm", d)});
+    using L = EncoderLayerTensors;
+    const std::string p = layer_prefix(L::kPrefix, i);
+    w.encoder_layers.push_back({read_self_attention<L>(src, p, d, q_scale),
+                                read_layer_norm(file, p, L::kSelfAttnLayerNormWeight, L::kSelfAttnLayerNormBias, d),
+                                read_ffn<L>(src, p, d, c.d_ff),
+                                read_layer_norm(file, p, L::kFinalLayerNormWeight, L::kFinalLayerNormBias, d)});
   }
   for (int i = 0; i < c.decoder_layers; ++i) {
-    const std::string p = "decoder.layers." + std::to_string(i);
+    using L = DecoderLayerTensors;
+    const std::string p = layer_prefix(L::kPrefix, i);
     DecoderLayerWeights layer;
     read_autoregression(src, c, p, q_scale, layer);
-    layer.self_attention_norm = read_layer_norm(file, p + ".self_attn_layer_norm", d);
-    layer.cross_attention = read_cross_attention(src, p + ".cross_attn", d, q_scale);
-    layer.cross_attention_norm = read_layer_norm(file, p + ".cross_attn_layer_norm", d);
-    layer.ffn = read_ffn(src, p, d, c.d_ff);
-    layer.ffn_norm = read_layer_norm(file, p + ".final_layer_norm", d);
+    layer.self_attention_norm = read_layer_norm(file, p, L::kSelfAttnLayerNormWeight, L::kSelfAttnLayerNormBias, d);
+    layer.cross_attention = read_cross_attention(src, p, d, q_scale);
+    layer.cross_attention_norm = read_layer_norm(file, p, L::kCrossAttnLayerNormWeight, L::kCrossAttnLayerNormBias, d);
+    layer.ffn = read_ffn<L>(src, p, d, c.d_ff);
+    layer.ffn_norm = read_layer_norm(file, p, L::kFinalLayerNormWeight, L::kFinalLayerNormBias, d);
     w.decoder_layers.push_back(std::move(layer));
   }
   if (c.pre_norm) {
-    w.encoder_norm = read_layer_norm(file, "encoder.layer_norm", d);
-    w.decoder_norm = read_layer_norm(file, "decoder.layer_norm", d);
+    w.encoder_norm = read_layer_norm(file, "", M::kEncoderLayerNormWeight, M::kEncoderLayerNormBias, d);
+    w.decoder_norm = read_layer_norm(file, "", M::kDecoderLayerNormWeight, M::kDecoderLayerNormBias, d);
   }
   w.lexical_shortlist = LexicalShortlist::load(file, v_src, v);
   w.alignment_lexicon = AlignmentLexicon::load(file, v_src, v);
-  if (file.find("alignment.q_state.weight") != nullptr) {  // all or none: check_tensors saw to the rest
-    w.alignment_layer = {pack(read_linear(src, "alignment.q_state", d, d)),
-                         pack(read_matrix(src, "alignment.q_embed.weight", d, d), {}),
-                         pack(read_matrix(src, "alignment.k_proj.weight", d, d), {})};
+  if (file.find(std::string(M::kAlignmentQStateWeight)) != nullptr) {  // all or none: check_tensors saw to the rest
+    w.alignment_layer = {pack(read_linear(src, std::string(M::kAlignmentQStateWeight), std::string(M::kAlignmentQStateBias), d, d)),
+                         pack(read_matrix(src, std::string(M::kAlignmentQEmbedWeight), d, d), {}),
+                         pack(read_matrix(src, std::string(M::kAlignmentKProjWeight), d, d), {})};
   }
   return w;
 }
