@@ -99,7 +99,8 @@ export function expectedTensors(config: ModelConfigJson, spec = tensorSpec()): E
   return out;
 }
 
-const FLOAT_DTYPES = new Set(['F32', 'F16']);
+/** The dtypes a float tensor may have in a model file (the engine reads all three). */
+const FLOAT_DTYPES = new Set<string>(['F32', 'F16', 'BF16']);
 
 function shapeMatches(actual: number[], expected: number[]): boolean {
   if (actual.length === 2 && expected.length === 1 && actual[0] === 1) return shapeMatches([actual[1]], expected);
@@ -116,6 +117,8 @@ function checkKind(name: string, t: Tensor, e: ExpectedTensor, tensors: Map<stri
     if (!scale || scale.dtype !== 'F32' || !shapeMatches(scale.shape, [e.shape[0]])) {
       return `is I8 without an F32 '${name}_scale' of shape [${e.shape[0]}]`;
     }
+    const [out, inputs] = e.shape;
+    if (shapeMatches(t.shape, [Math.ceil(out / 4), Math.ceil(inputs / 4), 16])) return undefined;  // the int8 kernel layout
   } else if (!FLOAT_DTYPES.has(t.dtype)) {
     return `is ${t.dtype}, the spec needs a float dtype`;
   }
