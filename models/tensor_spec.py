@@ -1,45 +1,70 @@
-"""The model file's tensor spec (cpp/model/tensor_spec.json) read from Python: which tensors a config
-calls for, and the check every model file written here passes before it is written (model_file.py's
-write_safetensors), as the engine's loader (cpp/model/tensor_spec.cc) and the converters
-(bindings/src/convert/tensor-spec.ts) check the same list.
+"""The model file's spec (cpp/model/tensor_spec.json, as tables in model_spec_generated.py) read from
+Python: whether a config is valid, which tensors it calls for, and the check every model file written
+here passes before it is written (model_file.py's write_safetensors), as the engine's loader
+(cpp/model/config.cc, tensor_spec.cc) and the converters (bindings/src/convert/tensor-spec.ts) check.
 """
 import json
-import os
 
-SPEC_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cpp", "model", "tensor_spec.json")
+from model_spec_generated import CONDITIONS, CONFIG_FIELDS, DIMENSIONS, TENSOR_GROUPS
+
 FLOAT_DTYPES = {"F32", "F16", "BF16"}
 
 
-def _holds(condition, c):
-    ssru = c.get("decoder_autoregression", "self-attention") == "ssru"
-    return {
-        None: True, "shared_vocab": c["shared_vocab"], "!shared_vocab": not c["shared_vocab"],
-        "!tied_embeddings": not c["tied_embeddings"], "final_logits_bias": c.get("final_logits_bias", False),
-        "pre_norm": c["layer_norm"] == "pre", "self_attention": not ssru, "ssru": ssru,
-    }[condition]
+def _field_problem(f, value, config):
+    """Why `value` is not a valid field `f` under the fields before it (`config`), or None."""
+    kind = f["type"]
+    if kind in ("int", "number"):
+        top = min(f.get("max", float("inf")), config[f["below"]] - 1 if "below" in f else float("inf"))
+        numeric = isinstance(value, int if kind == "int" else (int, float)) and not isinstance(value, bool)
+        if numeric and f["min"] <= value <= top:
+            return None
+        below = f" (below {f['below']})" if "below" in f else ""
+        top_text = json.dumps(top) if isinstance(top, float) and not top.is_integer() else int(top)
+        return f"must be {'an integer' if kind == 'int' else 'a number'} in {f['min']}..{top_text}{below}"
+    if kind == "bool":
+        return None if isinstance(value, bool) else "must be true or false"
+    if kind == "string":
+        return None if isinstance(value, str) else "must be a string"
+    return None if isinstance(value, str) and value in f["values"] else "must be one of " + ", ".join(json.dumps(v) for v in f["values"])
 
 
-def _dimension(rule, c):
-    base, _, plus = rule.partition("+")
-    size = {"D": c["d_model"], "F": c["d_ff"], "V": c["vocab_size"],
-            "Vs": c.get("source_vocab_size", c["vocab_size"]), "n": -1}[base]
-    return -1 if size < 0 else size + int(plus or 0)
+def resolve_config(config):
+    """`config` (the file's config dict) with every field of the spec present: absent ones take their
+    defaults (a value, or an earlier field's value), and every field is checked as given.
+    Raises ValueError naming the first field at fault."""
+    out = dict(config)
+    for f in CONFIG_FIELDS:
+        name, defaulted = f["name"], f["name"] not in config
+        if defaulted:
+            if "default" not in f and "default_from" not in f:
+                raise ValueError(f"config field '{name}' is missing: the spec requires it")
+            out[name] = f["default"] if "default" in f else out[f["default_from"]]
+        problem = _field_problem(f, out[name], out)
+        if problem:
+            raise ValueError(f"config field '{name}' {problem}, not {json.dumps(out[name])}{' (its default)' if defaulted else ''}")
+    return out
 
 
 def expected_tensors(config):
     """[(name, shape, kind, optional group index or None)] that `config` (the file's config dict) calls
-    for, layers expanded; -1 in a shape is any length."""
-    with open(SPEC_PATH) as f:
-        spec = json.load(f)
+    for, layers expanded; -1 in a shape is any length. Raises ValueError for an invalid config."""
+    c = resolve_config(config)
+
+    def dimension(rule):
+        base, _, plus = rule.partition("+")
+        field = DIMENSIONS[base]
+        return -1 if field is None else c[field] + int(plus or 0)
+
     out = []
-    for g, group in enumerate(spec["groups"]):
-        layers = {"encoder_layer": config["encoder_layers"], "decoder_layer": config["decoder_layers"]}.get(group["scope"], 1)
+    for g, group in enumerate(TENSOR_GROUPS):
+        layers = {"encoder_layer": c["encoder_layers"], "decoder_layer": c["decoder_layers"]}.get(group["scope"], 1)
         for i in range(layers):
             prefix = group.get("prefix", "").replace("{i}", str(i))
             for t in group["tensors"]:
-                if _holds(t.get("when"), config):
-                    shape = [_dimension(d, config) for d in t["shape"]]
-                    out.append((prefix + t["name"], shape, t["kind"], g if group.get("all_or_none") else None))
+                when = CONDITIONS.get(t.get("when"))
+                if when is None or c[when["field"]] == when["is"]:
+                    out.append((prefix + t["name"], [dimension(d) for d in t["shape"]], t["kind"],
+                                g if group.get("all_or_none") else None))
     return out
 
 

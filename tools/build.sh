@@ -16,9 +16,9 @@ WASM_INPUTS=(CMakeLists.txt bench/CMakeLists.txt cpp bindings/*.cc bindings/*.h 
              .cache/sentencepiece)
 WASM_OUTPUTS=(dist/crossattn.mjs dist/crossattn.wasm dist/crossattn-mt.mjs dist/crossattn-mt.wasm dist/crossattn-mt.worker.js
               dist/crossattn-relaxed.mjs dist/crossattn-relaxed.wasm)
-TS_INPUTS=(bindings/src bindings/tsconfig.json cpp/model/tensor_spec.json package.json docs/performance.json
+TS_INPUTS=(bindings/src bindings/tsconfig.json package.json docs/performance.json
            tools/performance-summary.js tools/build-convert-worker.js)
-TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/crossattn-relaxed.d.mts dist/tensor_spec.json
+TS_OUTPUTS=(dist/index.js dist/cli.js dist/crossattn.d.mts dist/crossattn-mt.d.mts dist/crossattn-relaxed.d.mts
             dist/performance-summary.json dist/convert-worker.js)
 
 # stamped NAME OUTPUTS_ARRAY INPUTS_ARRAY COMMAND...: runs COMMAND unless NAME is up to date.

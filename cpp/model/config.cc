@@ -1,60 +1,85 @@
 #include "model/config.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <iomanip>
+#include <sstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "error.h"
+#include "model/tensor_spec.generated.h"  // the config's fields (cpp/model/tensor_spec.json)
 
 namespace crossattn {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { fail_model_format("config: " + what); }
 
-// Limits of the config's integers: far above any model of ours or OPUS-MT's, low enough that no
-// product of them overflows the engine's sizes.
-constexpr int64_t kMaxLayers = 64, kMaxDModel = 1 << 14, kMaxHeads = 256, kMaxDff = 1 << 16;
-constexpr int64_t kMaxVocab = 1 << 20, kMaxPositions = 1 << 16;
 // The narrowest attention head accepted (d_model / n_heads): trained models use 32 to 128 (Vaswani et
 // al. 2017: 64; Bergamot's tiny students: 32); the tests' tiny models use 4.
 constexpr int kMinHeadDim = 4;
 
-template <typename T>
-T get(const nlohmann::json& j, const char* key) {
-  if (!j.contains(key)) fail(std::string("missing '") + key + "'");
-  try {
-    return j.at(key).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    fail(std::string("'") + key + "' has the wrong type");
+namespace spec = tensor_spec;
+
+std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+// Whether the JSON number `v` is an integer in [min, max]. nlohmann's get<int>() would wrap 2^32 + N
+// to N and truncate 256.5 to 256, so a config could say one thing and load as another.
+bool integer_in(const nlohmann::json& v, double min, double max) {
+  if (!v.is_number_integer()) return false;
+  const double x = v.is_number_unsigned() ? static_cast<double>(v.get<uint64_t>()) : static_cast<double>(v.get<int64_t>());
+  return x >= min && x <= max;
+}
+
+// The range of field `f` in words, its upper end the lower of its max and its `below` field's value less one.
+std::string range_words(const spec::ConfigField& f, double max) {
+  const auto number = [](double x) {
+    std::ostringstream s;
+    s << std::setprecision(15) << x;
+    return s.str();
+  };
+  const std::string kind = f.type == spec::FieldType::kInt ? "an integer" : "a number";
+  return quoted(f.name) + " must be " + kind + " in " + number(f.min) + ".." + number(max) + (f.below.empty() ? "" : " (below " + std::string(f.below) + ")");
+}
+
+// Checks field `f` of config `j`, giving an absent field its default first (a default is checked as
+// if it were given), so that every field of the spec is present and valid afterwards.
+void check_field(nlohmann::json& j, const spec::ConfigField& f) {
+  const std::string key(f.name);
+  const bool defaulted = !j.contains(key);
+  if (defaulted) {
+    if (!f.default_json.empty()) j[key] = nlohmann::json::parse(f.default_json);
+    else if (!f.default_from.empty()) j[key] = j.at(std::string(f.default_from));  // an earlier field: already checked
+    else fail("missing " + quoted(f.name));
   }
-}
-
-template <typename T>
-T get_or(const nlohmann::json& j, const char* key, T fallback) {
-  return j.contains(key) ? get<T>(j, key) : fallback;
-}
-
-// The integer `key`, which must be a JSON integer in [min, max]. nlohmann's get<int>() would wrap
-// 2^32 + N to N and truncate 256.5 to 256, so a config could say one thing and load as another.
-int get_int(const nlohmann::json& j, const char* key, int64_t min, int64_t max) {
-  if (!j.contains(key)) fail(std::string("missing '") + key + "'");
   const nlohmann::json& v = j.at(key);
-  const auto range = [&] { return "'" + std::string(key) + "' must be an integer in " + std::to_string(min) + ".." + std::to_string(max); };
-  if (!v.is_number_integer()) fail(range() + ", not " + v.dump());
-  bool in_range;
-  if (v.is_number_unsigned()) {  // a non-negative JSON integer, up to 2^64 - 1
-    const uint64_t u = v.get<uint64_t>();
-    in_range = max >= 0 && u <= static_cast<uint64_t>(max) && static_cast<int64_t>(u) >= min;
-  } else {
-    const int64_t n = v.get<int64_t>();
-    in_range = n >= min && n <= max;
+  const std::string given = v.dump() + (defaulted ? " (its default)" : "");
+  switch (f.type) {
+    case spec::FieldType::kInt:
+    case spec::FieldType::kNumber: {
+      const double max = f.below.empty() ? f.max : std::min(f.max, j.at(std::string(f.below)).get<double>() - 1);
+      const bool ok = f.type == spec::FieldType::kInt ? integer_in(v, f.min, max)
+                                                      : v.is_number() && v.get<double>() >= f.min && v.get<double>() <= max;
+      if (!ok) fail(range_words(f, max) + ", not " + given);
+      return;
+    }
+    case spec::FieldType::kBool:
+      if (!v.is_boolean()) fail(quoted(f.name) + " must be true or false, not " + given);
+      return;
+    case spec::FieldType::kString:
+      if (!v.is_string()) fail(quoted(f.name) + " must be a string, not " + given);
+      return;
+    case spec::FieldType::kEnum: {
+      const std::string_view* end = f.values + f.value_count;
+      if (!v.is_string() || std::find(f.values, end, v.get<std::string>()) == end) {
+        std::string values;
+        for (const std::string_view* x = f.values; x != end; ++x) values += (values.empty() ? "\"" : ", \"") + std::string(*x) + "\"";
+        fail(quoted(f.name) + " must be one of " + values + ", not " + given);
+      }
+      return;
+    }
   }
-  if (!in_range) fail(range() + ", not " + v.dump());
-  return static_cast<int>(v.get<int64_t>());
-}
-
-int get_int_or(const nlohmann::json& j, const char* key, int64_t min, int64_t max, int fallback) {
-  return j.contains(key) ? get_int(j, key, min, max) : fallback;
 }
 
 // What no single field can say: the fields of `c` agree with each other (heads divide d_model and are
@@ -90,63 +115,42 @@ ModelConfig ModelConfig::from_json(const std::string& json_text) {
     fail(std::string("not JSON (") + e.what() + ")");
   }
   if (!j.is_object()) fail("not a JSON object");
+  for (const spec::ConfigField& f : spec::kConfigFields) check_field(j, f);
+  // Every field of the spec is now present, of its type and in its range.
   ModelConfig c;
-  c.name = get_or<std::string>(j, "name", "");
-  c.source_lang = get_or<std::string>(j, "source_lang", "");
-  c.target_lang = get_or<std::string>(j, "target_lang", "");
-  c.encoder_layers = get_int(j, "encoder_layers", 1, kMaxLayers);
-  c.decoder_layers = get_int(j, "decoder_layers", 1, kMaxLayers);
-  c.d_model = get_int(j, "d_model", 1, kMaxDModel);
-  c.n_heads = get_int(j, "n_heads", 1, kMaxHeads);
-  c.d_ff = get_int(j, "d_ff", 1, kMaxDff);
-  const auto activation = get<std::string>(j, "activation");
-  if (activation == "relu") c.activation = Activation::kRelu;
-  else if (activation == "gelu") c.activation = Activation::kGelu;
-  else if (activation == "swish" || activation == "silu") c.activation = Activation::kSwish;
-  else fail("unknown activation '" + activation + "'");
-  const auto layer_norm = get<std::string>(j, "layer_norm");
-  if (layer_norm != "pre" && layer_norm != "post") fail("layer_norm must be 'pre' or 'post'");
-  c.pre_norm = layer_norm == "pre";
-  // Read as double: a value past float's range must not silently become infinity.
-  const double layer_norm_eps = get_or<double>(j, "layer_norm_eps", 1e-5);
-  if (!(layer_norm_eps >= 1e-30 && layer_norm_eps <= 0.1)) fail("layer_norm_eps must be a small positive number, in [1e-30, 0.1]");
-  c.layer_norm_eps = static_cast<float>(layer_norm_eps);
-  c.embed_scale = get<bool>(j, "embed_scale");
-  if (get_or<std::string>(j, "positional_encoding", "sinusoidal") != "sinusoidal") {
-    fail("only sinusoidal positional_encoding is supported");
-  }
-  const auto layout = get_or<std::string>(j, "sinusoidal_layout", "interleaved");
-  if (layout == "interleaved") c.sinusoidal_layout = SinusoidalLayout::kInterleaved;
-  else if (layout == "halves") c.sinusoidal_layout = SinusoidalLayout::kHalves;
-  else if (layout == "marian") c.sinusoidal_layout = SinusoidalLayout::kMarian;
-  else fail("unknown sinusoidal_layout '" + layout + "'");
-  c.max_positions = get_int(j, "max_positions", 1, kMaxPositions);
-  c.tied_embeddings = get<bool>(j, "tied_embeddings");
-  c.shared_vocab = get<bool>(j, "shared_vocab");
-  c.final_logits_bias = get_or<bool>(j, "final_logits_bias", false);
-  c.vocab_size = get_int(j, "vocab_size", 1, kMaxVocab);
-  const int last_id = c.vocab_size - 1;  // special ids are target ids, in [0, vocab_size)
-  c.pad_id = get_int(j, "pad_id", 0, last_id);
-  c.unk_id = get_int(j, "unk_id", 0, last_id);
-  c.bos_id = get_int(j, "bos_id", 0, last_id);
-  c.eos_id = get_int(j, "eos_id", 0, last_id);
-  c.decoder_start_id = get_int_or(j, "decoder_start_id", 0, last_id, c.bos_id);
-  const auto decoder_start = get_or<std::string>(j, "decoder_start", "token");
-  if (decoder_start != "token" && decoder_start != "zero") fail("decoder_start must be \"token\" or \"zero\"");
-  c.zero_decoder_start = decoder_start == "zero";
-  c.source_vocab_size = get_int_or(j, "source_vocab_size", 1, kMaxVocab, c.vocab_size);
-  const int last_source_id = c.source_vocab_size - 1;
-  c.source_eos_id = get_int_or(j, "source_eos_id", 0, last_source_id, c.eos_id);
-  c.source_unk_id = get_int_or(j, "source_unk_id", 0, last_source_id, c.unk_id);
-  if (c.source_eos_id > last_source_id || c.source_unk_id > last_source_id) {  // the defaults, eos_id and unk_id
-    fail("source_eos_id and source_unk_id (by default eos_id and unk_id) must lie in [0, source_vocab_size)");
-  }
-  const auto autoregression = get_or<std::string>(j, "decoder_autoregression", "self-attention");
-  if (autoregression == "self-attention") c.decoder_autoregression = DecoderAutoregression::kSelfAttention;
-  else if (autoregression == "ssru") c.decoder_autoregression = DecoderAutoregression::kSsru;
-  else fail("decoder_autoregression must be \"self-attention\" or \"ssru\", not '" + autoregression + "'");
-  c.alignment_layer = get_int_or(j, "alignment_layer", -1, c.decoder_layers - 1, -1);
-  c.alignment_head = get_int_or(j, "alignment_head", -1, c.n_heads - 1, -1);
+  c.name = j.at("name").get<std::string>();
+  c.source_lang = j.at("source_lang").get<std::string>();
+  c.target_lang = j.at("target_lang").get<std::string>();
+  c.encoder_layers = j.at("encoder_layers").get<int>();
+  c.decoder_layers = j.at("decoder_layers").get<int>();
+  c.d_model = j.at("d_model").get<int>();
+  c.n_heads = j.at("n_heads").get<int>();
+  c.d_ff = j.at("d_ff").get<int>();
+  const auto activation = j.at("activation").get<std::string>();
+  c.activation = activation == "relu" ? Activation::kRelu : activation == "gelu" ? Activation::kGelu : Activation::kSwish;
+  c.pre_norm = j.at("layer_norm").get<std::string>() == "pre";
+  c.layer_norm_eps = j.at("layer_norm_eps").get<float>();
+  c.embed_scale = j.at("embed_scale").get<bool>();
+  const auto layout = j.at("sinusoidal_layout").get<std::string>();
+  c.sinusoidal_layout = layout == "halves" ? SinusoidalLayout::kHalves : layout == "marian" ? SinusoidalLayout::kMarian : SinusoidalLayout::kInterleaved;
+  c.max_positions = j.at("max_positions").get<int>();
+  c.tied_embeddings = j.at("tied_embeddings").get<bool>();
+  c.shared_vocab = j.at("shared_vocab").get<bool>();
+  c.final_logits_bias = j.at("final_logits_bias").get<bool>();
+  c.vocab_size = j.at("vocab_size").get<int>();
+  c.pad_id = j.at("pad_id").get<int>();
+  c.unk_id = j.at("unk_id").get<int>();
+  c.bos_id = j.at("bos_id").get<int>();
+  c.eos_id = j.at("eos_id").get<int>();
+  c.decoder_start_id = j.at("decoder_start_id").get<int>();
+  c.zero_decoder_start = j.at("decoder_start").get<std::string>() == "zero";
+  c.source_vocab_size = j.at("source_vocab_size").get<int>();
+  c.source_eos_id = j.at("source_eos_id").get<int>();
+  c.source_unk_id = j.at("source_unk_id").get<int>();
+  c.decoder_autoregression = j.at("decoder_autoregression").get<std::string>() == "ssru" ? DecoderAutoregression::kSsru
+                                                                                          : DecoderAutoregression::kSelfAttention;
+  c.alignment_layer = j.at("alignment_layer").get<int>();
+  c.alignment_head = j.at("alignment_head").get<int>();
   check_consistent(c);
   return c;
 }

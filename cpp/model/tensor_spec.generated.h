@@ -1,18 +1,83 @@
-// Made by tools/tensor-spec-table.js from cpp/model/tensor_spec.json: the spec's groups and tensors as
-// constant tables, which cpp/model/tensor_spec.cc expands for a config, and the tensors' names as
-// constants, which the loader (weights.cc, shortlist.cc, lexicon.cc) reads them by.
-// Do not edit: `node tools/tensor-spec-table.js --write` makes it anew; tests/js/tensor-spec-table.test.js
+// Made by tools/model-spec/index.js from cpp/model/tensor_spec.json: the config's fields, which
+// cpp/model/config.cc checks a config by; the spec's groups and tensors as constant tables, which
+// cpp/model/tensor_spec.cc expands for a config; and the tensors' names as constants, which the
+// loader (weights.cc, shortlist.cc, lexicon.cc) reads them by.
+// Do not edit: `node tools/model-spec/index.js --write` makes it anew; tests/js/model-spec-generated.test.js
 // fails when it differs from what the spec makes.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <string_view>
 
 #include "model/tensor_spec.h"
 
 namespace crossattn::tensor_spec {
+
+/// A config field's JSON type: an integer (a JSON integer, no fraction), a finite number, true or
+/// false, a string, or one of an enum's strings.
+enum class FieldType : uint8_t { kInt, kNumber, kBool, kString, kEnum };
+
+/// The upper end of a range that has none but the field it stays below.
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+/// One config field. An int or number lies in [min, max] and, where `below` names a field, under
+/// that field's value. An absent field takes `default_json` (JSON text) or the value of the field
+/// `default_from` names, and is then checked as given; with neither, it is required.
+struct ConfigField {
+  std::string_view name;
+  FieldType type;
+  double min, max;
+  std::string_view below;
+  std::string_view default_json;
+  std::string_view default_from;
+  const std::string_view* values;  // an enum's values
+  size_t value_count;
+};
+
+inline constexpr std::string_view kActivationValues[] = {"relu", "gelu", "swish", "silu"};
+inline constexpr std::string_view kLayerNormValues[] = {"pre", "post"};
+inline constexpr std::string_view kPositionalEncodingValues[] = {"sinusoidal"};
+inline constexpr std::string_view kSinusoidalLayoutValues[] = {"interleaved", "halves", "marian"};
+inline constexpr std::string_view kDecoderAutoregressionValues[] = {"self-attention", "ssru"};
+inline constexpr std::string_view kDecoderStartValues[] = {"token", "zero"};
+
+/// The config's fields, in the spec's order (a default or a bound names only a field before it).
+inline constexpr ConfigField kConfigFields[] = {
+    {"name", FieldType::kString, 0.0, 0.0, "", "\"\"", "", nullptr, 0},
+    {"source_lang", FieldType::kString, 0.0, 0.0, "", "\"\"", "", nullptr, 0},
+    {"target_lang", FieldType::kString, 0.0, 0.0, "", "\"\"", "", nullptr, 0},
+    {"encoder_layers", FieldType::kInt, 1.0, 64.0, "", "", "", nullptr, 0},
+    {"decoder_layers", FieldType::kInt, 1.0, 64.0, "", "", "", nullptr, 0},
+    {"d_model", FieldType::kInt, 1.0, 16384.0, "", "", "", nullptr, 0},
+    {"n_heads", FieldType::kInt, 1.0, 256.0, "", "", "", nullptr, 0},
+    {"d_ff", FieldType::kInt, 1.0, 65536.0, "", "", "", nullptr, 0},
+    {"activation", FieldType::kEnum, 0.0, 0.0, "", "", "", kActivationValues, 4},
+    {"layer_norm", FieldType::kEnum, 0.0, 0.0, "", "", "", kLayerNormValues, 2},
+    {"layer_norm_eps", FieldType::kNumber, 1e-30, 0.1, "", "0.00001", "", nullptr, 0},
+    {"embed_scale", FieldType::kBool, 0.0, 0.0, "", "", "", nullptr, 0},
+    {"positional_encoding", FieldType::kEnum, 0.0, 0.0, "", "\"sinusoidal\"", "", kPositionalEncodingValues, 1},
+    {"sinusoidal_layout", FieldType::kEnum, 0.0, 0.0, "", "\"interleaved\"", "", kSinusoidalLayoutValues, 3},
+    {"max_positions", FieldType::kInt, 1.0, 65536.0, "", "", "", nullptr, 0},
+    {"tied_embeddings", FieldType::kBool, 0.0, 0.0, "", "", "", nullptr, 0},
+    {"shared_vocab", FieldType::kBool, 0.0, 0.0, "", "", "", nullptr, 0},
+    {"final_logits_bias", FieldType::kBool, 0.0, 0.0, "", "false", "", nullptr, 0},
+    {"vocab_size", FieldType::kInt, 1.0, 1048576.0, "", "", "", nullptr, 0},
+    {"pad_id", FieldType::kInt, 0.0, kUnbounded, "vocab_size", "", "", nullptr, 0},
+    {"unk_id", FieldType::kInt, 0.0, kUnbounded, "vocab_size", "", "", nullptr, 0},
+    {"bos_id", FieldType::kInt, 0.0, kUnbounded, "vocab_size", "", "", nullptr, 0},
+    {"eos_id", FieldType::kInt, 0.0, kUnbounded, "vocab_size", "", "", nullptr, 0},
+    {"decoder_start_id", FieldType::kInt, 0.0, kUnbounded, "vocab_size", "", "bos_id", nullptr, 0},
+    {"source_vocab_size", FieldType::kInt, 1.0, 1048576.0, "", "", "vocab_size", nullptr, 0},
+    {"source_eos_id", FieldType::kInt, 0.0, kUnbounded, "source_vocab_size", "", "eos_id", nullptr, 0},
+    {"source_unk_id", FieldType::kInt, 0.0, kUnbounded, "source_vocab_size", "", "unk_id", nullptr, 0},
+    {"decoder_autoregression", FieldType::kEnum, 0.0, 0.0, "", "\"self-attention\"", "", kDecoderAutoregressionValues, 2},
+    {"decoder_start", FieldType::kEnum, 0.0, 0.0, "", "\"token\"", "", kDecoderStartValues, 2},
+    {"alignment_layer", FieldType::kInt, -1.0, kUnbounded, "decoder_layers", "-1", "", nullptr, 0},
+    {"alignment_head", FieldType::kInt, -1.0, kUnbounded, "n_heads", "-1", "", nullptr, 0},
+};
 
 /// Where a group's tensors sit: once in the model, once per encoder or decoder layer (the prefix's
 /// "{i}" is the layer's index), or once in an optional all-or-none group.
@@ -35,7 +100,7 @@ enum class When : uint8_t {
   kNotTiedEmbeddings,  // !tied_embeddings: config tied_embeddings is false
   kFinalLogitsBias,  // final_logits_bias: config final_logits_bias is true
   kPreNorm,  // pre_norm: config layer_norm is "pre"
-  kSelfAttention,  // self_attention: config decoder_autoregression is "self-attention" (the default)
+  kSelfAttention,  // self_attention: config decoder_autoregression is "self-attention"
   kSsru,  // ssru: config decoder_autoregression is "ssru"
 };
 

@@ -1,7 +1,7 @@
 // The tensors of a model file, from the declarative spec cpp/model/tensor_spec.json (the one list
 // the converters, the docs' table and this loader follow, as CTranslate2's python/ctranslate2/specs
 // is for its models): each tensor's name, shape rule and kind, and the config that calls for it.
-// The loader reads the spec as constant tables made from it by tools/tensor-spec-table.js
+// The loader reads the spec as constant tables made from it by tools/model-spec/index.js
 // (tensor_spec.generated.h), so that a load parses no JSON for it.
 #pragma once
 

@@ -4,6 +4,8 @@
 #include "model/config.h"
 
 #include <cstdint>
+#include <fstream>
+#include <regex>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -104,6 +106,31 @@ TEST(ConfigTest, HeadsDivideDModelIntoHeadsAtLeastFourWide) {
   for (int heads : {3, 8, 16}) {
     c["n_heads"] = heads;
     EXPECT_NE(config_error(c).find("n_heads " + std::to_string(heads)), std::string::npos) << heads << " heads";
+  }
+}
+
+// The shared corpus of configs (tests/fixtures/config-verdicts.json): the engine gives each case the
+// verdict written there, as the converters' checker (tests/js/config-verdicts.test.js) and the Python
+// writer's (tests/python/test_config_verdicts.py) must.
+TEST(ConfigVerdicts, EachCaseGetsTheCorpusVerdict) {
+  std::ifstream in(CROSSATTN_CONFIG_VERDICTS);
+  const nlohmann::json corpus = nlohmann::json::parse(in);
+  ASSERT_GT(corpus.at("cases").size(), 20u);
+  for (const auto& c : corpus.at("cases")) {
+    nlohmann::json config = corpus.at("config");
+    for (const auto& field : c.value("drop", nlohmann::json::array())) config.erase(field.get<std::string>());
+    config.update(c.value("set", nlohmann::json::object()));
+    std::string verdict;
+    try {
+      ModelConfig::from_json(config.dump());
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kModelFormat) << e.what();
+      std::smatch m;
+      const std::string message = e.what();
+      verdict = std::regex_search(message, m, std::regex("'([^']+)'")) ? m[1].str() : message;
+    }
+    const std::string expected = c.at("verdict").is_null() ? "" : c.at("verdict").get<std::string>();
+    EXPECT_EQ(verdict, expected) << c.at("about");
   }
 }
 

@@ -4,7 +4,6 @@
 // (tests/python/test_tensor_spec_verdicts.py) must.
 #include "model/tensor_spec.h"
 
-#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -18,6 +17,7 @@
 #include "error.h"
 #include "model/config.h"
 #include "model/safetensors.h"
+#include "test_util.h"
 
 namespace crossattn {
 namespace {
@@ -58,13 +58,7 @@ std::vector<uint8_t> file_of(const TensorSet& tensors) {
     header[name] = {{"dtype", t.first}, {"shape", t.second}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
-  // The safetensors layout (as testing::make_safetensors), the data zeros: 8-byte little-endian
-  // header length, the header, the data.
-  const std::string text = header.dump();
-  std::vector<uint8_t> out(8 + text.size() + static_cast<size_t>(offset), 0);
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(static_cast<uint64_t>(text.size()) >> (8 * i));
-  std::copy(text.begin(), text.end(), out.begin() + 8);
-  return out;
+  return testing::make_safetensors(header.dump(), std::vector<uint8_t>(static_cast<size_t>(offset), 0));
 }
 
 // "" when check_tensors accepts the case, else the tensor its error names.

@@ -1,6 +1,8 @@
 // Helpers shared by the engine tests: the model and fixture under test, and file bytes.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -51,11 +53,12 @@ inline std::vector<uint8_t> read_bytes(const std::string& path) {
 
 // A safetensors buffer: 8-byte little-endian header length, the header text, then `data`.
 inline std::vector<uint8_t> make_safetensors(const std::string& header, const std::vector<uint8_t>& data) {
-  std::vector<uint8_t> out(8);
-  uint64_t n = header.size();
+  // Sized once and copied into: growing it by insert trips GCC 12's false -Wstringop-overread.
+  std::vector<uint8_t> out(8 + header.size() + data.size());
+  const uint64_t n = header.size();
   for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(n >> (8 * i));
-  out.insert(out.end(), header.begin(), header.end());
-  out.insert(out.end(), data.begin(), data.end());
+  std::copy(header.begin(), header.end(), out.begin() + 8);
+  std::copy(data.begin(), data.end(), out.begin() + 8 + static_cast<std::ptrdiff_t>(header.size()));
   return out;
 }
 

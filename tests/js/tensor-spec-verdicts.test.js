@@ -2,13 +2,11 @@
 // (tests/fixtures/tensor-spec-verdicts.json) the verdict written there, as the engine's loader
 // (tests/cpp/tensor_spec_test.cc) and the Python writer's checker (tests/python/test_tensor_spec_verdicts.py) must.
 import { readFileSync } from 'node:fs';
-import { beforeAll, expect, test } from 'vitest';
-import { checkTensors, expectedTensors, loadTensorSpec } from '../../dist/convert/tensor-spec.js';
+import { expect, test } from 'vitest';
+import { checkTensors, expectedTensors } from '../../dist/convert/tensor-spec.js';
 import { ROOT } from './paths.js';
 
 const corpus = JSON.parse(readFileSync(`${ROOT}tests/fixtures/tensor-spec-verdicts.json`, 'utf8'));
-
-beforeAll(async () => { await loadTensorSpec(); });
 
 /** A tensor of `dtype` and `shape` (its values are not checked: zeros). */
 function tensor(dtype, shape) {

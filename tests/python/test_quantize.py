@@ -102,8 +102,9 @@ class DequantizeTest(unittest.TestCase):
 
 
 class MatrixNamesTest(unittest.TestCase):
-    CONFIG = {"encoder_layers": 1, "decoder_layers": 1, "d_model": 8, "d_ff": 16, "vocab_size": 10, "shared_vocab": True,
-              "tied_embeddings": True, "final_logits_bias": True, "layer_norm": "post"}
+    CONFIG = {"encoder_layers": 1, "decoder_layers": 1, "d_model": 8, "n_heads": 2, "d_ff": 16, "activation": "relu",
+              "embed_scale": True, "max_positions": 16, "vocab_size": 10, "pad_id": 0, "unk_id": 1, "bos_id": 2, "eos_id": 3,
+              "shared_vocab": True, "tied_embeddings": True, "final_logits_bias": True, "layer_norm": "post"}
 
     def test_an_ssru_decoders_two_matrices_are_both_quantized_and_its_bias_is_not(self):
         names = quantize.matrix_names({**self.CONFIG, "decoder_autoregression": "ssru"})

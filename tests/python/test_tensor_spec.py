@@ -25,8 +25,10 @@ class TensorSpecTest(unittest.TestCase):
                           {tokenizer["source_spm"], tokenizer["target_spm"]})
 
     def test_ssru_and_source_vocabulary_rules(self):
-        config = {"encoder_layers": 1, "decoder_layers": 2, "d_model": 8, "d_ff": 16, "vocab_size": 10, "source_vocab_size": 12,
-                  "shared_vocab": False, "tied_embeddings": True, "layer_norm": "post", "decoder_autoregression": "ssru"}
+        config = {"encoder_layers": 1, "decoder_layers": 2, "d_model": 8, "n_heads": 2, "d_ff": 16, "activation": "relu",
+                  "embed_scale": True, "max_positions": 16, "vocab_size": 10, "pad_id": 0, "unk_id": 1, "bos_id": 2, "eos_id": 3,
+                  "source_vocab_size": 12, "shared_vocab": False, "tied_embeddings": True, "layer_norm": "post",
+                  "decoder_autoregression": "ssru"}
         names = {name: shape for name, shape, _, _ in expected_tensors(config)}
         self.assertEqual(names["encoder.embed_tokens.weight"], [12, 8])
         self.assertEqual(names["decoder.layers.1.ssru.forget_weight"], [8, 8])

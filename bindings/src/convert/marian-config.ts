@@ -7,6 +7,7 @@
  */
 import { ConvertError, shown } from './convert-error.js';
 import { MIN_HEAD_DIM } from './model-file.js';
+import { fieldMax } from './tensor-spec.js';
 
 /** What the converter needs from model.yml. */
 export interface MarianArchitecture {
@@ -46,15 +47,15 @@ const MUST_BE_FALSE: Record<string, string> = {
 };
 
 /**
- * The largest sizes a crossattn model file may declare (cpp/model/config.cc kMaxLayers, kMaxDModel,
- * kMaxHeads, kMaxDff): a larger one could only fail later, after building every layer's tensor list
- * (a fuzzed dec-depth of 2^53 ran out of memory doing so).
+ * The largest sizes a crossattn model file may declare (the spec's config fields): a larger one
+ * could only fail later, after building every layer's tensor list (a fuzzed dec-depth of 2^53 ran
+ * out of memory doing so).
  */
 const LIMITS: Record<string, number> = {
-  'enc-depth': 64, 'dec-depth': 64, 'dim-emb': 1 << 14, 'transformer-heads': 256, 'transformer-dim-ffn': 1 << 16,
-  'transformer-decoder-dim-ffn': 1 << 16,
+  'enc-depth': fieldMax('encoder_layers'), 'dec-depth': fieldMax('decoder_layers'), 'dim-emb': fieldMax('d_model'),
+  'transformer-heads': fieldMax('n_heads'), 'transformer-dim-ffn': fieldMax('d_ff'), 'transformer-decoder-dim-ffn': fieldMax('d_ff'),
 };
-const MAX_VOCAB = 1 << 20;
+const MAX_VOCAB = fieldMax('vocab_size');
 
 function int(yml: Options, key: string, file: string, fallback?: number): number {
   const value = yml[key] ?? fallback;

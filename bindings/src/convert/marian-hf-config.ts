@@ -14,6 +14,7 @@ import { MIN_HEAD_DIM } from './model-file.js';
 import type { ConvertOptions, ModelConfigJson, Provenance } from './model-file.js';
 import type { ModelFiles } from './model-files.js';
 import { cardLicense } from './model-card.js';
+import { fieldMax } from './tensor-spec.js';
 
 /** The fields of config.json this converter reads (MarianConfig's names). */
 export interface MarianConfigJson {
@@ -35,9 +36,12 @@ const DEFAULTS = { d_model: 1024, encoder_layers: 12, decoder_layers: 12, encode
   encoder_ffn_dim: 4096, decoder_ffn_dim: 4096, activation_function: 'gelu', scale_embedding: false, max_position_embeddings: 1024,
   vocab_size: 58101, share_encoder_decoder_embeddings: true, pad_token_id: 58100, eos_token_id: 0, tie_word_embeddings: true };
 
-/** The largest sizes a crossattn model file may declare (cpp/model/config.cc kMaxLayers, kMaxDModel, kMaxHeads, kMaxDff, kMaxPositions, kMaxVocab). */
-const LIMITS = { d_model: 1 << 14, encoder_layers: 64, decoder_layers: 64, encoder_attention_heads: 256, encoder_ffn_dim: 1 << 16,
-  max_position_embeddings: 1 << 16, vocab_size: 1 << 20 } as const;
+/** The largest sizes a crossattn model file may declare (the spec's config fields), by MarianConfig's names. */
+const LIMITS = {
+  d_model: fieldMax('d_model'), encoder_layers: fieldMax('encoder_layers'), decoder_layers: fieldMax('decoder_layers'),
+  encoder_attention_heads: fieldMax('n_heads'), encoder_ffn_dim: fieldMax('d_ff'), max_position_embeddings: fieldMax('max_positions'),
+  vocab_size: fieldMax('vocab_size'),
+};
 
 function positiveInt(value: unknown, file: string, field: keyof typeof LIMITS): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > LIMITS[field]) {

@@ -7,7 +7,7 @@
 import { xxhash3 } from 'hash-wasm';
 import { ConvertError } from './convert-error.js';
 import { sameBytes } from './files.js';
-import { checkTensors, loadTensorSpec } from './tensor-spec.js';
+import { checkConfig, checkTensors } from './tensor-spec.js';
 import type { Dtype, ModelConfigJson, Tensor } from './model-types.js';
 
 export type { Dtype, ModelConfigJson, Tensor } from './model-types.js';
@@ -105,7 +105,7 @@ function checkModel(model: ConvertedModel): void {
     const numel = t.shape.reduce((a, b) => a * b, 1);
     if (t.data.length !== numel) throw new ConvertError('(converted model)', name, `holds ${t.data.length} values for shape [${t.shape}]`);
   }
-  const problem = checkTensors(config, tensors, new Set());
+  const problem = checkConfig(config) ?? checkTensors(config, tensors, new Set());
   if (problem) throw new ConvertError('(converted model)', problem[0], problem[1]);
   const sourceSize = config.source_vocab_size ?? config.vocab_size;
   if (model.vocab && model.vocab.length !== config.vocab_size) {
@@ -125,7 +125,6 @@ function checkModel(model: ConvertedModel): void {
  *   dtype, or a vocabulary whose length disagrees with the config.
  */
 export async function writeModelFile(model: ConvertedModel, version: string): Promise<Uint8Array> {
-  await loadTensorSpec();
   checkModel(model);
   const tensors = new Map(model.tensors);
   const shared = sameBytes(model.sourceSpm, model.targetSpm);

@@ -11,7 +11,7 @@
  */
 import { floatValues } from './marian-hf-weights.js';
 import type { ConvertedModel, Tensor } from './model-file.js';
-import { expectedTensors, loadTensorSpec } from './tensor-spec.js';
+import { expectedTensors } from './tensor-spec.js';
 
 /** x rounded to the nearest integer, ties to even (torch.round, as models/quantize.py rounds). */
 function roundHalfEven(x: number): number {
@@ -41,8 +41,7 @@ export function quantizeMatrix(w: Float32Array, rows: number, cols: number): { q
  * throughout, as the engine requires.
  */
 export async function quantizeRows(model: ConvertedModel): Promise<ConvertedModel> {
-  const spec = await loadTensorSpec();
-  const matrices = new Set(expectedTensors(model.config, spec).filter((e) => e.kind === 'matrix').map((e) => e.name));
+  const matrices = new Set(expectedTensors(model.config).filter((e) => e.kind === 'matrix').map((e) => e.name));
   const tensors = new Map<string, Tensor>();
   let count = 0;
   for (const [name, t] of model.tensors) {

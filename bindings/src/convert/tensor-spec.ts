@@ -1,96 +1,102 @@
 /**
- * The model file's tensor spec (cpp/model/tensor_spec.json, copied beside this module by the
- * build): which tensors a config calls for, with their shapes and kinds. `expectedTensors` expands
- * it for one config; `checkTensors` validates a converter's output against it before anything is
- * written, so a converted file never fails the engine's own checks.
+ * The model file's spec (cpp/model/tensor_spec.json, as tables in model-spec.generated.ts): whether a
+ * config is valid (`checkConfig`), which tensors it calls for (`expectedTensors`), and whether a
+ * converter's output holds exactly those (`checkTensors`), checked before anything is written, so
+ * that a converted file never fails the engine's own checks (cpp/model/config.cc, tensor_spec.cc).
  */
-import type { ModelConfigJson, Tensor } from './model-types.js';
-
-type Kind = 'matrix' | 'vector' | 'ids' | 'f32';
-
-interface SpecTensor { name: string; shape: string[]; kind: Kind; when?: string; about?: string }
-interface SpecGroup {
-  scope: 'model' | 'encoder_layer' | 'decoder_layer' | 'optional';
-  prefix?: string;
-  all_or_none?: boolean;
-  about?: string;
-  tensors: SpecTensor[];
-}
-/** The parsed tensor_spec.json. */
-export interface TensorSpec { groups: SpecGroup[]; conditions: Record<string, string>; kinds: Record<string, string>; dimensions: Record<string, string> }
+import { CONDITIONS, CONFIG_FIELDS, DIMENSIONS, TENSOR_GROUPS } from './model-spec.generated.js';
+import type { ConfigField, ModelConfigJson, TensorKind } from './model-spec.generated.js';
+import type { Tensor } from './model-types.js';
 
 /** One tensor a config calls for: shape entries are sizes, or -1 for "any length". */
-export interface ExpectedTensor { name: string; shape: number[]; kind: Kind; optionalGroup?: number }
+export interface ExpectedTensor { name: string; shape: number[]; kind: TensorKind; optionalGroup?: number }
 
-let cached: TensorSpec | undefined;
+type Resolved = Record<string, unknown>;
 
-const SPEC_URL = new URL('../tensor_spec.json', import.meta.url);
-const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
-/** The spec, where a bundle carries it (tools/build-convert-worker.js writes it into the conversion worker). */
-declare const __CROSSATTN_TENSOR_SPEC__: TensorSpec | undefined;
+/** Why `value` is not a valid `f` under the fields before it (`config`), or undefined. */
+function fieldProblem(f: ConfigField, value: unknown, config: Resolved): string | undefined {
+  switch (f.type) {
+    case 'int':
+    case 'number': {
+      const max = Math.min(f.max ?? Infinity, f.below === undefined ? Infinity : (config[f.below] as number) - 1);
+      const ok = typeof value === 'number' && (f.type === 'number' || Number.isInteger(value)) && value >= f.min! && value <= max;
+      return ok ? undefined : `must be ${f.type === 'int' ? 'an integer' : 'a number'} in ${f.min}..${max}${f.below ? ` (below ${f.below})` : ''}`;
+    }
+    case 'bool': return typeof value === 'boolean' ? undefined : 'must be true or false';
+    case 'string': return typeof value === 'string' ? undefined : 'must be a string';
+    case 'enum': return f.values!.includes(value as string) ? undefined : `must be one of ${f.values!.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+}
 
 /**
- * Reads tensor_spec.json beside the compiled package once (a file in Node, a fetch in a browser;
- * a bundle may carry it instead); tensorSpec() needs it read first.
- * @throws Error when it cannot be read: the package is incomplete.
+ * The config with every field of the spec present: absent ones take their defaults (a value, or
+ * an earlier field's value), and every field is checked as given.
+ * @returns [config, undefined], or [undefined, [field, message]] for the first field at fault.
  */
-export async function loadTensorSpec(): Promise<TensorSpec> {
-  if (cached) return cached;
-  if (typeof __CROSSATTN_TENSOR_SPEC__ !== 'undefined') return (cached = __CROSSATTN_TENSOR_SPEC__);
-  let text: string;
-  if (isNode && SPEC_URL.protocol === 'file:') {
-    text = (await import('node:fs')).readFileSync(SPEC_URL, 'utf8');
-  } else {
-    const response = await fetch(SPEC_URL);
-    if (!response.ok) throw new Error(`cannot read ${SPEC_URL.href}: HTTP ${response.status}`);
-    text = await response.text();
+function resolve(config: ModelConfigJson): [Resolved, undefined] | [undefined, [string, string]] {
+  const given = config as unknown as Resolved;
+  const out: Resolved = { ...given };
+  for (const f of CONFIG_FIELDS) {
+    const defaulted = given[f.name] === undefined;
+    if (defaulted) {
+      if (f.default === undefined && f.default_from === undefined) return [undefined, [f.name, 'missing: the spec requires it']];
+      out[f.name] = f.default ?? out[f.default_from!];
+    }
+    const problem = fieldProblem(f, out[f.name], out);
+    if (problem) return [undefined, [f.name, `${problem}, not ${JSON.stringify(out[f.name])}${defaulted ? ' (its default)' : ''}`]];
   }
-  cached = JSON.parse(text) as TensorSpec;
-  return cached;
+  return [out, undefined];
 }
 
-/** The spec loadTensorSpec() read. @throws Error when it has not been read. */
-export function tensorSpec(): TensorSpec {
-  if (!cached) throw new Error('tensor_spec.json is not read yet: await loadTensorSpec() first');
-  return cached;
+/**
+ * The largest value the spec allows config field `name` (docs/model-format.md, "config"), for a
+ * converter to refuse an input that could only fail later.
+ * @throws Error when the spec gives the field no maximum.
+ */
+export function fieldMax(name: keyof ModelConfigJson): number {
+  const max = CONFIG_FIELDS.find((f) => f.name === name)?.max;
+  if (max === undefined) throw new Error(`tensor_spec.json: config field '${name}' has no max`);
+  return max;
 }
 
-function holds(condition: string | undefined, c: ModelConfigJson): boolean {
-  switch (condition) {
-    case undefined: return true;
-    case 'shared_vocab': return c.shared_vocab;
-    case '!shared_vocab': return !c.shared_vocab;
-    case '!tied_embeddings': return !c.tied_embeddings;
-    case 'final_logits_bias': return c.final_logits_bias;
-    case 'pre_norm': return c.layer_norm === 'pre';
-    case 'self_attention': return (c.decoder_autoregression ?? 'self-attention') === 'self-attention';
-    case 'ssru': return c.decoder_autoregression === 'ssru';
-    default: throw new Error(`tensor_spec.json: unknown condition '${condition}'`);
-  }
+/**
+ * Checks a config's fields against the spec: each present or defaulted, of its type, in its range
+ * (docs/model-format.md, "config"). Returns the first problem as [field, message], or undefined.
+ */
+export function checkConfig(config: ModelConfigJson): [string, string] | undefined {
+  return resolve(config)[1];
 }
 
-function dimension(rule: string, c: ModelConfigJson): number {
-  const sizes: Record<string, number> = {
-    D: c.d_model, F: c.d_ff, V: c.vocab_size, Vs: c.source_vocab_size ?? c.vocab_size, n: -1,
-  };
+function resolved(config: ModelConfigJson): Resolved {
+  const [out, problem] = resolve(config);
+  if (!out) throw new Error(`config field '${problem[0]}' ${problem[1]}`);
+  return out;
+}
+
+function dimension(rule: string, c: Resolved): number {
   const [base, plus] = rule.split('+');
-  const size = sizes[base];
-  if (size === undefined) throw new Error(`tensor_spec.json: unknown dimension '${rule}'`);
-  return plus === undefined ? size : size + Number(plus);
+  const d = DIMENSIONS[base];
+  if (d === undefined) throw new Error(`tensor_spec.json: unknown dimension '${rule}'`);
+  return d.field === undefined ? -1 : (c[d.field] as number) + Number(plus ?? 0);
 }
 
-/** Every tensor `config` calls for, in spec order (optional groups marked by their index). */
-export function expectedTensors(config: ModelConfigJson, spec = tensorSpec()): ExpectedTensor[] {
+/**
+ * Every tensor `config` calls for, in spec order (optional groups marked by their index).
+ * @throws Error when the config is invalid (checkConfig names the field).
+ */
+export function expectedTensors(config: ModelConfigJson): ExpectedTensor[] {
+  const c = resolved(config);
+  const holds = (when: string | undefined) => when === undefined || c[CONDITIONS[when].field] === CONDITIONS[when].is;
   const out: ExpectedTensor[] = [];
-  spec.groups.forEach((group, g) => {
+  TENSOR_GROUPS.forEach((group, g) => {
     const layers = group.scope === 'encoder_layer' ? config.encoder_layers
       : group.scope === 'decoder_layer' ? config.decoder_layers : 1;
     for (let i = 0; i < layers; ++i) {
       const prefix = (group.prefix ?? '').replace('{i}', String(i));
       for (const t of group.tensors) {
-        if (!holds(t.when, config)) continue;
+        if (!holds(t.when)) continue;
         out.push({
-          name: prefix + t.name, shape: t.shape.map((d) => dimension(d, config)), kind: t.kind,
+          name: prefix + t.name, shape: t.shape.map((d) => dimension(d, c)), kind: t.kind,
           optionalGroup: group.all_or_none ? g : undefined,
         });
       }
