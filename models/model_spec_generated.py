@@ -159,3 +159,15 @@ TENSOR_GROUPS = [
     ],
   },
 ]
+
+# Each foreign format's names for ours (tensor_spec.py their_name): a row maps a whole name, or every
+# name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that matches wins.
+FORMAT_ROWS = {
+  "huggingface-marian": [
+    {"ours": "decoder.layers.{i}.cross_attn.", "theirs": "model.decoder.layers.{i}.encoder_attn."},
+    {"ours": "decoder.layers.{i}.cross_attn_layer_norm.", "theirs": "model.decoder.layers.{i}.encoder_attn_layer_norm."},
+    {"ours": "lm_head.weight", "theirs": "lm_head.weight"},
+    {"ours": "final_logits_bias", "theirs": "final_logits_bias"},
+    {"ours": "", "theirs": "model."},
+  ],
+}

@@ -4,8 +4,9 @@ here passes before it is written (model_file.py's write_safetensors), as the eng
 (cpp/model/config.cc, tensor_spec.cc) and the converters (bindings/src/convert/tensor-spec.ts) check.
 """
 import json
+import re
 
-from model_spec_generated import CONDITIONS, CONFIG_FIELDS, DIMENSIONS, TENSOR_GROUPS
+from model_spec_generated import CONDITIONS, CONFIG_FIELDS, DIMENSIONS, FORMAT_ROWS, TENSOR_GROUPS
 
 FLOAT_DTYPES = {"F32", "F16", "BF16"}
 
@@ -43,6 +44,21 @@ def resolve_config(config):
         if problem:
             raise ValueError(f"config field '{name}' {problem}, not {json.dumps(out[name])}{' (its default)' if defaulted else ''}")
     return out
+
+
+def their_name(format_name, ours):
+    """`format_name`'s name for our tensor `ours`, by the format's rows in the spec (FORMAT_ROWS, as
+    bindings/src/convert/format-rows.ts reads them): a row maps a whole name, or every name under a
+    prefix ending in "." (or empty); "{i}" is a layer index; the first row that matches wins.
+    Raises KeyError when no row maps it."""
+    for row in FORMAT_ROWS[format_name]:
+        prefix = row["ours"] == "" or row["ours"].endswith(".")
+        pattern = re.escape(row["ours"]).replace(re.escape("{i}"), r"(\d+)") + ("(.*)" if prefix else "")
+        match = re.fullmatch(pattern, ours)
+        if match:
+            layer = match.group(1) if "{i}" in row["ours"] else ""
+            return row["theirs"].replace("{i}", layer) + (match.groups()[-1] if prefix else "")
+    raise KeyError(f"tensor_spec.json: the format '{format_name}' has no row for '{ours}'")
 
 
 def expected_tensors(config):

@@ -52,12 +52,14 @@ import torch
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "models"))
 from model_file import engine_name, write_safetensors  # noqa: E402
+from tensor_spec import their_name  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from opus_mt_onnx import dump, write_transformers_js  # noqa: E402
 
 WEIGHTS = os.path.join(ROOT, "models", "runs", "bench-marian-en-de", "compact.pt")
 OPUS_MT_ONNX = os.path.join(ROOT, "tools", "opus_mt_onnx.py")
 EXTRA_SOURCE_PIECES = [f"\u2581crossattnunused{i}" for i in range(5)]
+HF = "huggingface-marian"  # the spec's rows for HF MarianMT's names (cpp/model/tensor_spec.json "formats")
 
 
 def hf_positions(n_pos, dim):
@@ -86,13 +88,13 @@ def hf_state(weights, c, rows):
     emb = weights["shared.weight"][rows]
     emb = torch.cat([emb, torch.zeros(1, d)])  # add_emb_entries: <pad> gets a zero row
     bias = torch.cat([weights["final_logits_bias"].reshape(-1)[rows], torch.zeros(1)])[None, :]  # [1, V]
-    state = {"model.shared.weight": emb, "final_logits_bias": bias}
+    state = {their_name(HF, "shared.weight"): emb, their_name(HF, "final_logits_bias"): bias}
     positions = hf_positions(c["max_positions"], d)
     for side in ("encoder", "decoder"):
         state[f"model.{side}.embed_positions.weight"] = positions
     for name, t in weights.items():
         if name.startswith(("encoder.layers.", "decoder.layers.")):
-            state["model." + name.replace(".cross_attn.", ".encoder_attn.").replace(".cross_attn_layer_norm.", ".encoder_attn_layer_norm.")] = t
+            state[their_name(HF, name)] = t
     return {k: v.float().contiguous() for k, v in state.items()}
 
 

@@ -4,7 +4,7 @@
 //   cpp/model/tensor_spec.generated.h             the engine's tables and tensor-name constants (cpp.js)
 //   bindings/src/convert/model-spec.generated.ts  the converters' config type and tables (typescript.js)
 //   models/model_spec_generated.py                the Python writer's tables (python.js)
-//   docs/model-format.md                          its config and tensor tables (docs.js)
+//   docs/model-format.md                          its config, tensor and format tables (docs.js)
 //   node tools/model-spec/index.js --write   rewrites them
 //   node tools/model-spec/index.js --check   exits 1 naming each file that differs from what the spec makes
 // tests/js/model-spec-generated.test.js makes them anew in memory and fails when one differs (a hand

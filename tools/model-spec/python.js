@@ -2,7 +2,7 @@
 // models/model_spec_generated.py holds the config's fields, the conditions and dimensions, and the
 // tensor groups, which models/tensor_spec.py checks a model file by before it is written.
 // tools/model-spec/index.js writes it with the other generated files.
-import { configFields, literal } from './spec.js';
+import { configFields, formatRows, literal } from './spec.js';
 
 /** models/model_spec_generated.py's text for a checked spec (spec.js readSpec). */
 export function generatedPython(spec) {
@@ -30,5 +30,9 @@ DIMENSIONS = ${data(dimensions)}
 
 # The tensor groups, in the spec's order: scope, layer prefix, all or none, tensors (name, shape rules, kind, condition).
 TENSOR_GROUPS = ${data(groups)}
+
+# Each foreign format's names for ours (tensor_spec.py their_name): a row maps a whole name, or every
+# name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that matches wins.
+FORMAT_ROWS = ${data(formatRows(spec))}
 `;
 }

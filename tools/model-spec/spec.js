@@ -46,9 +46,33 @@ function checkTensors(spec, conditions) {
   }
 }
 
+/** Each format's rows, without the words about it. */
+export const formatRows = (spec) => Object.fromEntries(Object.entries(spec.formats ?? {}).map(([name, f]) => [name, f.rows]));
+
+/** Every tensor name of the spec as a pattern, its layer groups' "{i}" kept. */
+function tensorPatterns(spec) {
+  return spec.groups.flatMap((g) => g.tensors.map((t) => (g.prefix ?? '') + t.name));
+}
+
+// A format's row maps a whole name, or every name under a prefix ending in "." (or empty): each of
+// ours must be a tensor of the spec, or the start of one.
+function checkFormats(spec) {
+  const patterns = tensorPatterns(spec);
+  for (const [format, { rows }] of Object.entries(spec.formats ?? {})) {
+    for (const row of rows) {
+      const prefix = row.ours === '' || row.ours.endsWith('.');
+      const known = patterns.some((p) => (prefix ? p.startsWith(row.ours) : p === row.ours));
+      if (!known) throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} names no tensor of the spec`);
+      if (prefix !== (row.theirs === '' || row.theirs.endsWith('.'))) {
+        throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} and ${JSON.stringify(row.theirs)} are not both prefixes or both names`);
+      }
+    }
+  }
+}
+
 /**
  * Checks a parsed spec's words: config field types and references, the fields that conditions and
- * dimensions read, and every tensor's scope, kind, condition and shape rules.
+ * dimensions read, every tensor's scope, kind, condition and shape rules, and each format's rows.
  * @returns the spec, unchanged. @throws Error naming the first word no generated checker knows.
  */
 export function checkSpec(spec) {
@@ -69,6 +93,7 @@ export function checkSpec(spec) {
     }
   }
   checkTensors(spec, new Set(Object.keys(spec.conditions)));
+  checkFormats(spec);
   return spec;
 }
 

@@ -2,7 +2,7 @@
 // bindings/src/convert/model-spec.generated.ts holds the config's type (ModelConfigJson) and fields,
 // the conditions and dimensions, and the tensor groups, which bindings/src/convert/tensor-spec.ts
 // checks a converted model by. tools/model-spec/index.js writes it with the other generated files.
-import { configFields, literal } from './spec.js';
+import { configFields, formatRows, literal } from './spec.js';
 
 const TS_TYPES = { int: 'number', number: 'number', bool: 'boolean', string: 'string' };
 
@@ -70,5 +70,12 @@ export interface TensorGroup {
 
 /** The spec's tensor groups, in its order. */
 export const TENSOR_GROUPS: readonly TensorGroup[] = ${data(groups)};
+
+/**
+ * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or
+ * every name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that
+ * matches wins.
+ */
+export const FORMAT_ROWS: Readonly<Record<string, readonly { ours: string; theirs: string }[]>> = ${data(formatRows(spec))};
 `;
 }

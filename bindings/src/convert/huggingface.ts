@@ -17,7 +17,7 @@
 import { ConvertError } from './convert-error.js';
 import { sameTensor } from './files.js';
 import { crossattnConfig, identify, readMarianConfig, type MarianConfigJson } from './marian-hf-config.js';
-import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR, readVocabJson } from './marian-hf-weights.js';
+import { checkSinusoids, hfName, languageTokens, layerTensorName, readVocabJson } from './marian-hf-weights.js';
 import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
 import { readJsonFile, type ModelFiles } from './model-files.js';
 import { readPytorch } from './pytorch.js';
@@ -36,18 +36,18 @@ function embeddings(hf: Map<string, Tensor>, shared: boolean, file: string, out:
   };
   let decoderEmbedding: Tensor;
   if (shared) {
-    decoderEmbedding = take('model.shared.weight', 'model.encoder.embed_tokens.weight', 'model.decoder.embed_tokens.weight');
+    decoderEmbedding = take(hfName('shared.weight'), hfName('encoder.embed_tokens.weight'), hfName('decoder.embed_tokens.weight'));
     out.set('shared.weight', decoderEmbedding);
   } else {
-    hf.delete('model.shared.weight');
-    out.set('encoder.embed_tokens.weight', take('model.encoder.embed_tokens.weight'));
-    decoderEmbedding = take('model.decoder.embed_tokens.weight');
+    hf.delete(hfName('shared.weight'));
+    out.set('encoder.embed_tokens.weight', take(hfName('encoder.embed_tokens.weight')));
+    decoderEmbedding = take(hfName('decoder.embed_tokens.weight'));
     out.set('decoder.embed_tokens.weight', decoderEmbedding);
   }
-  const bias = take('final_logits_bias');
+  const bias = take(hfName('final_logits_bias'));
   out.set('final_logits_bias', { ...bias, shape: [bias.data.length] });
-  const lmHead = hf.get('lm_head.weight');
-  hf.delete('lm_head.weight');
+  const lmHead = hf.get(hfName('lm_head.weight'));
+  hf.delete(hfName('lm_head.weight'));
   if (!lmHead || sameTensor(lmHead, decoderEmbedding)) return true;
   out.set('lm_head.weight', lmHead);
   return false;
@@ -66,8 +66,9 @@ function tensorsOf(hf: Map<string, Tensor>, c: ReturnType<typeof readMarianConfi
     hf.delete(name);
   }
   for (const [name, t] of hf) {
-    if (!LAYER_TENSOR.test(name)) throw new ConvertError(file, name, 'a tensor MarianMTModel does not have; crossattn does not know what it computes');
-    tensors.set(crossattnName(name), t);
+    const ours = layerTensorName(name);
+    if (!ours) throw new ConvertError(file, name, 'a tensor MarianMTModel does not have; crossattn does not know what it computes');
+    tensors.set(ours, t);
   }
   return { tensors, tied };
 }

@@ -1,19 +1,25 @@
 /**
  * Helpers shared by the two OPUS-MT converters (huggingface.ts, transformers-js.ts): HF MarianMT's
- * tensor names -> ours (docs/model-format.md: no `model.` prefix, `cross_attn` for `encoder_attn`),
- * the check that a position table is MarianSinusoidalPositionalEmbedding's, and vocab.json.
+ * layer tensors by our names (the spec's rows for the format, format-rows.ts), the check that a
+ * position table is MarianSinusoidalPositionalEmbedding's, and vocab.json.
  */
 import { ConvertError, isJsonObject, shown } from './convert-error.js';
 import type { Tensor } from './model-file.js';
+import { ourName, theirName } from './format-rows.js';
 import { readJsonFile, type ModelFiles } from './model-files.js';
+import { isLayerTensor } from './tensor-spec.js';
 
-/** `model.decoder.layers.0.encoder_attn.k_proj.weight` -> `decoder.layers.0.cross_attn.k_proj.weight`. */
-export function crossattnName(hfName: string): string {
-  return hfName.replace(/^model\./, '').replace('.encoder_attn.', '.cross_attn.').replace('.encoder_attn_layer_norm.', '.cross_attn_layer_norm.');
+/** HF MarianMT's name for our tensor `ours` (`shared.weight` -> `model.shared.weight`). */
+export const hfName = (ours: string): string => theirName('huggingface-marian', ours);
+
+/**
+ * Our name for HF MarianMT's layer tensor `name` (`model.decoder.layers.0.encoder_attn.k_proj.weight` ->
+ * `decoder.layers.0.cross_attn.k_proj.weight`), or undefined when it is no layer tensor of the spec.
+ */
+export function layerTensorName(name: string): string | undefined {
+  const ours = ourName('huggingface-marian', name);
+  return ours !== undefined && isLayerTensor(ours) ? ours : undefined;
 }
-
-/** The names HF MarianMTModel gives one layer's tensors (modeling_marian.py MarianEncoderLayer/MarianDecoderLayer). */
-export const LAYER_TENSOR = /^model\.(encoder|decoder)\.layers\.(\d+)\.(self_attn|encoder_attn)\.(q|k|v|out)_proj\.(weight|bias)$|^model\.(encoder|decoder)\.layers\.(\d+)\.(self_attn_layer_norm|encoder_attn_layer_norm|final_layer_norm|fc1|fc2)\.(weight|bias)$/;
 
 /** IEEE half-precision bits -> number. */
 function halfToNumber(h: number): number {

@@ -253,3 +253,18 @@ export const TENSOR_GROUPS: readonly TensorGroup[] = [
     ],
   },
 ];
+
+/**
+ * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or
+ * every name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that
+ * matches wins.
+ */
+export const FORMAT_ROWS: Readonly<Record<string, readonly { ours: string; theirs: string }[]>> = {
+  "huggingface-marian": [
+    {"ours": "decoder.layers.{i}.cross_attn.", "theirs": "model.decoder.layers.{i}.encoder_attn."},
+    {"ours": "decoder.layers.{i}.cross_attn_layer_norm.", "theirs": "model.decoder.layers.{i}.encoder_attn_layer_norm."},
+    {"ours": "lm_head.weight", "theirs": "lm_head.weight"},
+    {"ours": "final_logits_bias", "theirs": "final_logits_bias"},
+    {"ours": "", "theirs": "model."},
+  ],
+};

@@ -73,6 +73,16 @@ function resolved(config: ModelConfigJson): Resolved {
   return out;
 }
 
+/** Whether `name` is a tensor of an encoder or decoder layer in the spec (`encoder.layers.0.fc1.weight`), whatever the config. */
+export function isLayerTensor(name: string): boolean {
+  return TENSOR_GROUPS.some((g) => {
+    if (g.scope !== 'encoder_layer' && g.scope !== 'decoder_layer') return false;
+    const [before, after] = g.prefix!.split('{i}');
+    const match = new RegExp(`^${before.replace(/\./g, '\\.')}\\d+${after.replace(/\./g, '\\.')}(.+)$`).exec(name);
+    return match !== null && g.tensors.some((t) => t.name === match[1]);
+  });
+}
+
 function dimension(rule: string, c: Resolved): number {
   const [base, plus] = rule.split('+');
   const d = DIMENSIONS[base];

@@ -15,7 +15,7 @@
 import { ConvertError } from './convert-error.js';
 import { sameTensor } from './files.js';
 import { crossattnConfig, identify, readMarianConfig, type MarianConfigJson } from './marian-hf-config.js';
-import { checkSinusoids, crossattnName, languageTokens, LAYER_TENSOR } from './marian-hf-weights.js';
+import { checkSinusoids, hfName, languageTokens, layerTensorName } from './marian-hf-weights.js';
 import type { ConvertedModel, ConvertOptions, Tensor } from './model-file.js';
 import { readJsonFile, type ModelFiles } from './model-files.js';
 import { readOnnx } from './onnx.js';
@@ -40,28 +40,29 @@ function take(w: OnnxWeights, name: string, file: string): Tensor {
 /** Our tensors from the two graphs' HF-named weights; returns whether embeddings are shared and the output tied. */
 function assemble(enc: OnnxWeights, dec: OnnxWeights, paths: { encoder: string; decoder: string }, c: ReturnType<typeof readMarianConfig>) {
   const tensors = new Map<string, Tensor>();
-  const encoderEmbedding = take(enc, 'model.encoder.embed_tokens.weight', paths.encoder);
-  const decoderEmbedding = take(dec, 'model.decoder.embed_tokens.weight', paths.decoder);
+  const encoderEmbedding = take(enc, hfName('encoder.embed_tokens.weight'), paths.encoder);
+  const decoderEmbedding = take(dec, hfName('decoder.embed_tokens.weight'), paths.decoder);
   const shared = sameTensor(encoderEmbedding, decoderEmbedding);
   if (shared) tensors.set('shared.weight', decoderEmbedding);
   else tensors.set('encoder.embed_tokens.weight', encoderEmbedding).set('decoder.embed_tokens.weight', decoderEmbedding);
-  const lmHead = take(dec, 'lm_head.weight', paths.decoder);
+  const lmHead = take(dec, hfName('lm_head.weight'), paths.decoder);
   const tied = sameTensor(lmHead, decoderEmbedding);
   if (!tied) {
     tensors.set('lm_head.weight', lmHead);
-    const scale = dec.tensors.get('lm_head.weight_scale');
+    const scale = dec.tensors.get(`${hfName('lm_head.weight')}_scale`);
     if (scale) tensors.set('lm_head.weight_scale', scale);
   }
-  dec.tensors.delete('lm_head.weight_scale');
-  tensors.set('final_logits_bias', take(dec, 'final_logits_bias', paths.decoder));
+  dec.tensors.delete(`${hfName('lm_head.weight')}_scale`);
+  tensors.set('final_logits_bias', take(dec, hfName('final_logits_bias'), paths.decoder));
   for (const [w, side, file] of [[enc, 'encoder', paths.encoder], [dec, 'decoder', paths.decoder]] as const) {
     const name = `model.${side}.embed_positions.weight`;
     const table = take(w, name, file);
     checkSinusoids(table, c.max_position_embeddings, c.d_model, file, name, w.positionTolerance);
-    for (const [hfName, t] of w.tensors) {
-      const base = hfName.replace(/_scale$/, '');
-      if (!LAYER_TENSOR.test(base) || !base.startsWith(`model.${side}.`)) throw new ConvertError(file, hfName, 'a weight MarianMTModel does not have');
-      tensors.set(crossattnName(hfName), t);
+    for (const [name, t] of w.tensors) {
+      const scale = name.endsWith('_scale') ? '_scale' : '';
+      const ours = layerTensorName(name.slice(0, name.length - scale.length));
+      if (!ours || !ours.startsWith(`${side}.`)) throw new ConvertError(file, name, 'a weight MarianMTModel does not have');
+      tensors.set(ours + scale, t);
     }
   }
   return { tensors, shared, tied };
