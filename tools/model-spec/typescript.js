@@ -16,6 +16,15 @@ function fieldDeclaration(f, about) {
   return `  /** ${about.replace(/\*\//g, '* /')}${fallback} */\n  ${f.name}${optional ? '?' : ''}: ${fieldType(f)};`;
 }
 
+/** The key of a tensor name: "encoder.embed_tokens.weight" is encoderEmbedTokensWeight. */
+export const nameKey = (name) => name.split(/[._]/).map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
+
+/** MODEL_TENSORS's object literal, one name a line. */
+function modelTensors(spec) {
+  const names = spec.groups.filter((g) => g.scope === 'model' || g.scope === 'optional').flatMap((g) => g.tensors.map((t) => t.name));
+  return `{\n${names.map((n) => `  ${nameKey(n)}: ${JSON.stringify(n)},`).join('\n')}\n}`;
+}
+
 /** bindings/src/convert/model-spec.generated.ts's text for a checked spec (spec.js readSpec). */
 export function generatedTypeScript(spec) {
   const declarations = spec.config.flatMap((row) => row.fields.map((f) => fieldDeclaration(f, row.about)));
@@ -70,6 +79,9 @@ export interface TensorGroup {
 
 /** The spec's tensor groups, in its order. */
 export const TENSOR_GROUPS: readonly TensorGroup[] = ${data(groups)};
+
+/** The names of the tensors a model has once (the spec's model and optional groups), by their camelCase keys. */
+export const MODEL_TENSORS = ${modelTensors(spec)} as const;
 
 /**
  * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or

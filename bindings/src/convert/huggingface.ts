@@ -24,6 +24,7 @@ import { readPytorch } from './pytorch.js';
 import { readSafetensors } from './safetensors.js';
 import { readSentencePieceVocab } from './sentencepiece-pieces.js';
 import { withEmptyUnkSurface, withUserDefinedPieces } from './sentencepiece-model.js';
+import { MODEL_TENSORS as ours } from './model-spec.generated.js';
 
 /** Picks and renames the embeddings, output layer and bias; returns whether the output layer is tied. */
 function embeddings(hf: Map<string, Tensor>, shared: boolean, file: string, out: Map<string, Tensor>): boolean {
@@ -36,20 +37,20 @@ function embeddings(hf: Map<string, Tensor>, shared: boolean, file: string, out:
   };
   let decoderEmbedding: Tensor;
   if (shared) {
-    decoderEmbedding = take(hfName('shared.weight'), hfName('encoder.embed_tokens.weight'), hfName('decoder.embed_tokens.weight'));
-    out.set('shared.weight', decoderEmbedding);
+    decoderEmbedding = take(hfName(ours.sharedWeight), hfName(ours.encoderEmbedTokensWeight), hfName(ours.decoderEmbedTokensWeight));
+    out.set(ours.sharedWeight, decoderEmbedding);
   } else {
-    hf.delete(hfName('shared.weight'));
-    out.set('encoder.embed_tokens.weight', take(hfName('encoder.embed_tokens.weight')));
-    decoderEmbedding = take(hfName('decoder.embed_tokens.weight'));
-    out.set('decoder.embed_tokens.weight', decoderEmbedding);
+    hf.delete(hfName(ours.sharedWeight));
+    out.set(ours.encoderEmbedTokensWeight, take(hfName(ours.encoderEmbedTokensWeight)));
+    decoderEmbedding = take(hfName(ours.decoderEmbedTokensWeight));
+    out.set(ours.decoderEmbedTokensWeight, decoderEmbedding);
   }
-  const bias = take(hfName('final_logits_bias'));
-  out.set('final_logits_bias', { ...bias, shape: [bias.data.length] });
-  const lmHead = hf.get(hfName('lm_head.weight'));
-  hf.delete(hfName('lm_head.weight'));
+  const bias = take(hfName(ours.finalLogitsBias));
+  out.set(ours.finalLogitsBias, { ...bias, shape: [bias.data.length] });
+  const lmHead = hf.get(hfName(ours.lmHeadWeight));
+  hf.delete(hfName(ours.lmHeadWeight));
   if (!lmHead || sameTensor(lmHead, decoderEmbedding)) return true;
-  out.set('lm_head.weight', lmHead);
+  out.set(ours.lmHeadWeight, lmHead);
   return false;
 }
 
@@ -58,7 +59,7 @@ function tensorsOf(hf: Map<string, Tensor>, c: ReturnType<typeof readMarianConfi
   const tensors = new Map<string, Tensor>();
   const shared = c.share_encoder_decoder_embeddings !== false;
   const tied = embeddings(hf, shared, file, tensors);
-  if (tied && c.tie_word_embeddings === false) throw new ConvertError(file, 'lm_head.weight', 'missing, and tie_word_embeddings is false');
+  if (tied && c.tie_word_embeddings === false) throw new ConvertError(file, hfName(ours.lmHeadWeight), 'missing, and tie_word_embeddings is false');
   for (const side of ['encoder', 'decoder']) {
     const name = `model.${side}.embed_positions.weight`;
     const table = hf.get(name);
@@ -66,9 +67,9 @@ function tensorsOf(hf: Map<string, Tensor>, c: ReturnType<typeof readMarianConfi
     hf.delete(name);
   }
   for (const [name, t] of hf) {
-    const ours = layerTensorName(name);
-    if (!ours) throw new ConvertError(file, name, 'a tensor MarianMTModel does not have; crossattn does not know what it computes');
-    tensors.set(ours, t);
+    const layerName = layerTensorName(name);
+    if (!layerName) throw new ConvertError(file, name, 'a tensor MarianMTModel does not have; crossattn does not know what it computes');
+    tensors.set(layerName, t);
   }
   return { tensors, tied };
 }
@@ -102,8 +103,8 @@ export async function convertHuggingFace(files: ModelFiles, options: ConvertOpti
   const vocab = readVocabJson(files, 'vocab.json');
   const targetVocab = shared ? vocab : readVocabJson(files, 'target_vocab.json');
   const { tensors, tied } = tensorsOf(hfTensors, c, weightsPath);
-  checkRows(tensors, shared ? [['shared.weight', vocab, 'vocab.json']] : [['encoder.embed_tokens.weight', vocab, 'vocab.json'],
-    ['decoder.embed_tokens.weight', targetVocab, 'target_vocab.json']], weightsPath);
+  checkRows(tensors, shared ? [[ours.sharedWeight, vocab, 'vocab.json']] : [[ours.encoderEmbedTokensWeight, vocab, 'vocab.json'],
+    [ours.decoderEmbedTokensWeight, targetVocab, 'target_vocab.json']], weightsPath);
   const tokenizerConfig = files.has('tokenizer_config.json') ? readJsonFile<object>(files, 'tokenizer_config.json', 'tokenizer_config') : {};
   const ident = identify(files, options, tokenizerConfig, 'huggingface-marian');
   const config = crossattnConfig(c, { targetVocab, sourceVocab: shared ? undefined : vocab, tied }, configPath, ident);

@@ -11,6 +11,7 @@ import { ConvertError } from './convert-error.js';
 import { MarianType, type MarianItem } from './marian-binary.js';
 import type { MarianArchitecture } from './marian-config.js';
 import type { Tensor } from './model-file.js';
+import { MODEL_TENSORS as ours } from './model-spec.generated.js';
 
 /** How one Marian parameter becomes one of ours. */
 type Role = 'W' | 'Wt' | 'emb' | 'vector';
@@ -57,9 +58,9 @@ function ssru(marian: string, ours: string, d: number): Mapping[] {
 function embeddings(a: MarianArchitecture): Mapping[] {
   const [vs, v] = a.dimVocabs, d = a.dModel;
   const out: Mapping[] = a.sharedEmbedding
-    ? [['Wemb', 'shared.weight', 'emb', [v, d]]]
-    : [['encoder_Wemb', 'encoder.embed_tokens.weight', 'emb', [vs, d]], ['decoder_Wemb', 'decoder.embed_tokens.weight', 'emb', [v, d]]];
-  if (a.outputBias) out.push(['decoder_ff_logit_out_b', 'final_logits_bias', 'vector', [v]]);
+    ? [['Wemb', ours.sharedWeight, 'emb', [v, d]]]
+    : [['encoder_Wemb', ours.encoderEmbedTokensWeight, 'emb', [vs, d]], ['decoder_Wemb', ours.decoderEmbedTokensWeight, 'emb', [v, d]]];
+  if (a.outputBias) out.push(['decoder_ff_logit_out_b', ours.finalLogitsBias, 'vector', [v]]);
   return out;
 }
 
@@ -147,6 +148,6 @@ export function outputMatrix(items: Map<string, MarianItem>, a: MarianArchitectu
   if (a.tiedOutput) return undefined;
   const shape = [a.dimVocabs[1], a.dModel];
   return items.has('decoder_ff_logit_out_Wt')
-    ? ['decoder_ff_logit_out_Wt', 'lm_head.weight', 'Wt', shape]
-    : ['decoder_ff_logit_out_W', 'lm_head.weight', 'W', shape];
+    ? ['decoder_ff_logit_out_Wt', ours.lmHeadWeight, 'Wt', shape]
+    : ['decoder_ff_logit_out_W', ours.lmHeadWeight, 'W', shape];
 }

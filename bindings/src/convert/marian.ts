@@ -19,6 +19,7 @@ import type { ConvertedModel, ConvertOptions, ModelConfigJson, Provenance, Tenso
 import type { ModelFiles } from './model-files.js';
 import { readNpz } from './npz.js';
 import { readSentencePieceVocab, type SentencePieceVocab } from './sentencepiece-pieces.js';
+import { MODEL_TENSORS as ours } from './model-spec.generated.js';
 
 /** The last segment of a path ('a/b/model.ende.npz' -> 'model.ende.npz'). */
 const baseName = (path: string) => path.split(/[\\/]/).at(-1)!;
@@ -82,10 +83,10 @@ function weightTensors(items: Map<string, MarianItem>, a: MarianArchitecture, fi
   const mappings = marianParameters(a);
   const output = outputMatrix(items, a);
   if (output) mappings.push(output);
-  for (const [marian, ours, role, shape] of mappings) {
+  for (const [marian, name, role, shape] of mappings) {
     const item = items.get(marian);
     if (!item) throw new ConvertError(file, marian, 'missing: model.yml calls for it');
-    addParameter(tensors, item, ours, role, shape, file);
+    addParameter(tensors, item, name, role, shape, file);
   }
   const used = new Set(mappings.map((m) => m[0]));
   for (const name of items.keys()) {
@@ -144,10 +145,10 @@ function buildConfig(a: MarianArchitecture, source: SentencePieceVocab, target: 
 
 /** Marian's default --allow-unk false (beam_search.cpp:303): `<unk>` can never be chosen. */
 function suppressUnk(tensors: Map<string, Tensor>, config: ModelConfigJson): void {
-  let bias = tensors.get('final_logits_bias');
+  let bias = tensors.get(ours.finalLogitsBias);
   if (!bias) {
     bias = { dtype: 'F32', shape: [config.vocab_size], data: new Float32Array(config.vocab_size) };
-    tensors.set('final_logits_bias', bias);
+    tensors.set(ours.finalLogitsBias, bias);
     config.final_logits_bias = true;
   }
   (bias.data as Float32Array)[config.unk_id] += UNK_LOGIT_BIAS;

@@ -254,6 +254,29 @@ export const TENSOR_GROUPS: readonly TensorGroup[] = [
   },
 ];
 
+/** The names of the tensors a model has once (the spec's model and optional groups), by their camelCase keys. */
+export const MODEL_TENSORS = {
+  sharedWeight: "shared.weight",
+  encoderEmbedTokensWeight: "encoder.embed_tokens.weight",
+  decoderEmbedTokensWeight: "decoder.embed_tokens.weight",
+  lmHeadWeight: "lm_head.weight",
+  finalLogitsBias: "final_logits_bias",
+  encoderLayerNormWeight: "encoder.layer_norm.weight",
+  encoderLayerNormBias: "encoder.layer_norm.bias",
+  decoderLayerNormWeight: "decoder.layer_norm.weight",
+  decoderLayerNormBias: "decoder.layer_norm.bias",
+  shortlistFrequent: "shortlist.frequent",
+  shortlistOffsets: "shortlist.offsets",
+  shortlistTargets: "shortlist.targets",
+  lexiconOffsets: "lexicon.offsets",
+  lexiconTargets: "lexicon.targets",
+  lexiconScores: "lexicon.scores",
+  alignmentQStateWeight: "alignment.q_state.weight",
+  alignmentQStateBias: "alignment.q_state.bias",
+  alignmentQEmbedWeight: "alignment.q_embed.weight",
+  alignmentKProjWeight: "alignment.k_proj.weight",
+} as const;
+
 /**
  * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or
  * every name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that

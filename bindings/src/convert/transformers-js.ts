@@ -22,6 +22,7 @@ import { readOnnx } from './onnx.js';
 import { moduleRoles } from './onnx-structure.js';
 import { onnxWeights, type OnnxWeights } from './onnx-weights.js';
 import { rebuildSentencePiece } from './tokenizer-json.js';
+import { MODEL_TENSORS as ours } from './model-spec.generated.js';
 
 /** The ONNX files of the folder: `_quantized` ones with options.quantized. */
 function onnxPaths(files: ModelFiles, quantized: boolean): { encoder: string; decoder: string } {
@@ -40,29 +41,29 @@ function take(w: OnnxWeights, name: string, file: string): Tensor {
 /** Our tensors from the two graphs' HF-named weights; returns whether embeddings are shared and the output tied. */
 function assemble(enc: OnnxWeights, dec: OnnxWeights, paths: { encoder: string; decoder: string }, c: ReturnType<typeof readMarianConfig>) {
   const tensors = new Map<string, Tensor>();
-  const encoderEmbedding = take(enc, hfName('encoder.embed_tokens.weight'), paths.encoder);
-  const decoderEmbedding = take(dec, hfName('decoder.embed_tokens.weight'), paths.decoder);
+  const encoderEmbedding = take(enc, hfName(ours.encoderEmbedTokensWeight), paths.encoder);
+  const decoderEmbedding = take(dec, hfName(ours.decoderEmbedTokensWeight), paths.decoder);
   const shared = sameTensor(encoderEmbedding, decoderEmbedding);
-  if (shared) tensors.set('shared.weight', decoderEmbedding);
-  else tensors.set('encoder.embed_tokens.weight', encoderEmbedding).set('decoder.embed_tokens.weight', decoderEmbedding);
-  const lmHead = take(dec, hfName('lm_head.weight'), paths.decoder);
+  if (shared) tensors.set(ours.sharedWeight, decoderEmbedding);
+  else tensors.set(ours.encoderEmbedTokensWeight, encoderEmbedding).set(ours.decoderEmbedTokensWeight, decoderEmbedding);
+  const lmHead = take(dec, hfName(ours.lmHeadWeight), paths.decoder);
   const tied = sameTensor(lmHead, decoderEmbedding);
   if (!tied) {
-    tensors.set('lm_head.weight', lmHead);
-    const scale = dec.tensors.get(`${hfName('lm_head.weight')}_scale`);
+    tensors.set(ours.lmHeadWeight, lmHead);
+    const scale = dec.tensors.get(`${hfName(ours.lmHeadWeight)}_scale`);
     if (scale) tensors.set('lm_head.weight_scale', scale);
   }
-  dec.tensors.delete(`${hfName('lm_head.weight')}_scale`);
-  tensors.set('final_logits_bias', take(dec, hfName('final_logits_bias'), paths.decoder));
+  dec.tensors.delete(`${hfName(ours.lmHeadWeight)}_scale`);
+  tensors.set(ours.finalLogitsBias, take(dec, hfName(ours.finalLogitsBias), paths.decoder));
   for (const [w, side, file] of [[enc, 'encoder', paths.encoder], [dec, 'decoder', paths.decoder]] as const) {
     const name = `model.${side}.embed_positions.weight`;
     const table = take(w, name, file);
     checkSinusoids(table, c.max_position_embeddings, c.d_model, file, name, w.positionTolerance);
     for (const [name, t] of w.tensors) {
       const scale = name.endsWith('_scale') ? '_scale' : '';
-      const ours = layerTensorName(name.slice(0, name.length - scale.length));
-      if (!ours || !ours.startsWith(`${side}.`)) throw new ConvertError(file, name, 'a weight MarianMTModel does not have');
-      tensors.set(ours + scale, t);
+      const layerName = layerTensorName(name.slice(0, name.length - scale.length));
+      if (!layerName || !layerName.startsWith(`${side}.`)) throw new ConvertError(file, name, 'a weight MarianMTModel does not have');
+      tensors.set(layerName + scale, t);
     }
   }
   return { tensors, shared, tied };
@@ -89,7 +90,7 @@ export async function convertTransformersJs(files: ModelFiles, options: ConvertO
   const enc = onnxWeights(encoderGraph, paths.encoder, moduleRoles(encoderGraph, 'encoder', facts(c.encoder_layers), paths.encoder));
   const dec = onnxWeights(decoderGraph, paths.decoder, moduleRoles(decoderGraph, 'decoder', facts(c.decoder_layers), paths.decoder));
   const { tensors, shared, tied } = assemble(enc, dec, paths, c);
-  const embedding = tensors.get(shared ? 'shared.weight' : 'decoder.embed_tokens.weight')!;
+  const embedding = tensors.get(shared ? ours.sharedWeight : ours.decoderEmbedTokensWeight)!;
   if (embedding.shape[0] !== vocab.length) {
     throw new ConvertError(tokenizerPath, 'model.vocab', `lists ${vocab.length} pieces, the embedding has ${embedding.shape[0]} rows`);
   }
