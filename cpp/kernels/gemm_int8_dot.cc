@@ -96,6 +96,13 @@ void grow(std::vector<T>& v, size_t size) {
 // Rows in the block that starts at row r0 of m.
 int block_rows(int r0, int m) { return r0 + kRowBlock <= m ? kRowBlock : 1; }
 
+// The first row of the block that holds row r of m: full blocks start at multiples of kRowBlock,
+// and each row past the last full block is a block of its own.
+int block_start(int r, int m) {
+  const int r0 = r / kRowBlock * kRowBlock;
+  return block_rows(r0, m) == 1 ? r : r0;
+}
+
 // Writes the P and N quads of q [k_pad + 4] (zero past k_pad) as row i of a block of b rows at
 // `block` (the layout of ActivationQuads); returns whether a value is negative.
 bool split_by_sign(const int16_t* q, int k_pad, int b, int i, int32_t* block) {
@@ -143,8 +150,8 @@ bool gather_quads(int m, int quads) {
   grow(activations.gathered_count, m);
   for (int r = 0; r < m; ++r) {
     if (activations.has_negative[r]) return false;
-    const int r0 = r / kRowBlock * kRowBlock, b = block_rows(r0, m), i = r - (b == 1 ? r : r0);
-    const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(b == 1 ? r : r0) * quads + 2 * i;
+    const int start = block_start(r, m), b = block_rows(start, m), i = r - start;
+    const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(start) * quads + 2 * i;
     int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
     int32_t* offsets = activations.gathered_offsets.data() + static_cast<size_t>(r) * quads;
     int count = 0;
