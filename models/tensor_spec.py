@@ -46,18 +46,26 @@ def resolve_config(config):
     return out
 
 
-def their_name(format_name, ours):
+_LAYER = re.compile(r"\{i(\+1)?\}")
+
+
+def their_name(format_name, ours, config=None):
     """`format_name`'s name for our tensor `ours`, by the format's rows in the spec (FORMAT_ROWS, as
     bindings/src/convert/format-rows.ts reads them): a row maps a whole name, or every name under a
-    prefix ending in "." (or empty); "{i}" is a layer index; the first row that matches wins.
+    prefix ending in "." (or empty); "{i}" is a layer index and "{i+1}" the same counted from 1; a row
+    with a condition holds only for a `config` it is true of; the first row that matches wins.
     Raises KeyError when no row maps it."""
+    c = resolve_config(config) if config is not None else None
     for row in FORMAT_ROWS[format_name]:
+        when = CONDITIONS.get(row.get("when"))
+        if row.get("when") and (c is None or c[when["field"]] != when["is"]):
+            continue
         prefix = row["ours"] == "" or row["ours"].endswith(".")
-        pattern = re.escape(row["ours"]).replace(re.escape("{i}"), r"(\d+)") + ("(.*)" if prefix else "")
-        match = re.fullmatch(pattern, ours)
+        pattern = _LAYER.sub(r"(\\d+)", re.escape(row["ours"]).replace("\\{", "{").replace("\\}", "}").replace("\\+", "+"))
+        match = re.fullmatch(pattern + ("(.*)" if prefix else ""), ours)
         if match:
-            layer = match.group(1) if "{i}" in row["ours"] else ""
-            return row["theirs"].replace("{i}", layer) + (match.groups()[-1] if prefix else "")
+            theirs = _LAYER.sub(lambda m: str(int(match.group(1)) + (1 if m.group(1) else 0)), row["theirs"])
+            return theirs + (match.groups()[-1] if prefix else "")
     raise KeyError(f"tensor_spec.json: the format '{format_name}' has no row for '{ours}'")
 
 

@@ -14,14 +14,19 @@ sys.path.insert(0, os.path.join(ROOT, "models"))
 from tensor_spec import their_name  # noqa: E402
 
 with open(os.path.join(ROOT, "tests", "fixtures", "format-rows.json"), encoding="utf-8") as f:
-    PAIRS = json.load(f)["huggingface-marian"]
+    GROUPS = json.load(f)["groups"]
 
 
 class FormatRowsTest(unittest.TestCase):
     def test_each_pair(self):
-        for ours, theirs in PAIRS:
-            with self.subTest(ours):
-                self.assertEqual(their_name("huggingface-marian", ours), theirs)
+        for group in GROUPS:
+            for ours, theirs in group["pairs"]:
+                with self.subTest(f"{group['format']}: {ours}"):
+                    self.assertEqual(their_name(group["format"], ours, group["config"]), theirs)
+
+    def test_a_row_with_a_condition_needs_a_config_it_is_true_of(self):
+        with self.assertRaises(KeyError):
+            their_name("marian", "decoder.layers.0.ssru.weight")
 
     def test_a_format_without_rows_is_a_key_error(self):
         with self.assertRaises(KeyError):

@@ -90,8 +90,11 @@ function tensorTable(spec) {
 /** Each format's rows: a row maps a whole name, or every name under a prefix. */
 function formatTables(spec) {
   const tables = Object.entries(spec.formats ?? {}).map(([format, { about, rows }]) => {
-    const lines = rows.map((r) => `| ${r.ours === '' ? '(any other)' : code(r.ours)} | ${code(r.theirs)} |`);
-    return `**${format}**: ${about}\n\n| ours | theirs |\n| --- | --- |\n${lines.join('\n')}`;
+    const extra = rows.some((r) => r.role !== undefined || r.when !== undefined);
+    const lines = rows.map((r) => `| ${r.ours === '' ? '(any other)' : code(r.ours)} | ${code(r.theirs)} |` +
+      (extra ? ` ${r.role ?? ''} | ${r.when ? conditionWords(spec.conditions[r.when]) : ''} |` : ''));
+    const head = extra ? '| ours | theirs | role | when |\n| --- | --- | --- | --- |' : '| ours | theirs |\n| --- | --- |';
+    return `**${format}**: ${about}\n\n${head}\n${lines.join('\n')}`;
   });
   return [NOTE, ...tables].join('\n\n');
 }

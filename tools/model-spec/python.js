@@ -32,7 +32,8 @@ DIMENSIONS = ${data(dimensions)}
 TENSOR_GROUPS = ${data(groups)}
 
 # Each foreign format's names for ours (tensor_spec.py their_name): a row maps a whole name, or every
-# name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that matches wins.
+# name under a prefix ending in "." (or empty); "{i}" is a layer index, "{i+1}" the same counted from
+# 1; a row with a condition ("when") holds only under it; the first row that matches wins.
 FORMAT_ROWS = ${data(formatRows(spec))}
 `;
 }

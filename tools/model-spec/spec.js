@@ -55,11 +55,14 @@ function tensorPatterns(spec) {
 }
 
 // A format's row maps a whole name, or every name under a prefix ending in "." (or empty): each of
-// ours must be a tensor of the spec, or the start of one.
+// ours must be a tensor of the spec, or the start of one, and a row's condition one of the spec's.
 function checkFormats(spec) {
   const patterns = tensorPatterns(spec);
   for (const [format, { rows }] of Object.entries(spec.formats ?? {})) {
     for (const row of rows) {
+      if (row.when !== undefined && !(row.when in spec.conditions)) {
+        throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} has the unknown condition ${JSON.stringify(row.when)}`);
+      }
       const prefix = row.ours === '' || row.ours.endsWith('.');
       const known = patterns.some((p) => (prefix ? p.startsWith(row.ours) : p === row.ours));
       if (!known) throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} names no tensor of the spec`);

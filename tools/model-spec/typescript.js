@@ -83,11 +83,14 @@ export const TENSOR_GROUPS: readonly TensorGroup[] = ${data(groups)};
 /** The names of the tensors a model has once (the spec's model and optional groups), by their camelCase keys. */
 export const MODEL_TENSORS = ${modelTensors(spec)} as const;
 
+/** One row of a format: our name and theirs, with how theirs is stored (role) and the config it holds under (when). */
+export interface FormatRow { ours: string; theirs: string; role?: string; when?: string }
+
 /**
  * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or
- * every name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that
- * matches wins.
+ * every name under a prefix ending in "." (or empty); "{i}" is a layer index, "{i+1}" the same
+ * counted from 1; a row with a condition holds only under it; the first row that matches wins.
  */
-export const FORMAT_ROWS: Readonly<Record<string, readonly { ours: string; theirs: string }[]>> = ${data(formatRows(spec))};
+export const FORMAT_ROWS: Readonly<Record<string, readonly FormatRow[]>> = ${data(formatRows(spec))};
 `;
 }

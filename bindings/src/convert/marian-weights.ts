@@ -10,78 +10,48 @@
 import { ConvertError } from './convert-error.js';
 import { MarianType, type MarianItem } from './marian-binary.js';
 import type { MarianArchitecture } from './marian-config.js';
+import { theirRow } from './format-rows.js';
+import { expectedTensors } from './tensor-spec.js';
 import type { Tensor } from './model-file.js';
-import { MODEL_TENSORS as ours } from './model-spec.generated.js';
+import { MODEL_TENSORS as ours, type ModelConfigJson } from './model-spec.generated.js';
 
-/** How one Marian parameter becomes one of ours. */
+/** How one Marian parameter is stored (the spec's rows for the format "marian", `role`). */
 type Role = 'W' | 'Wt' | 'emb' | 'vector';
 
 /** [Marian name, our name, role, our shape] for every parameter the architecture calls for. */
 type Mapping = [string, string, Role, number[]];
 
-function attention(marian: string, ours: string, d: number): Mapping[] {
-  return [
-    ...['q', 'k', 'v'].flatMap((x): Mapping[] => [
-      [`${marian}_W${x}`, `${ours}.${x}_proj.weight`, 'W', [d, d]],
-      [`${marian}_b${x}`, `${ours}.${x}_proj.bias`, 'vector', [d]],
-    ]),
-    [`${marian}_Wo`, `${ours}.out_proj.weight`, 'W', [d, d]],
-    [`${marian}_bo`, `${ours}.out_proj.bias`, 'vector', [d]],
-  ];
-}
-
-function layerNorm(marian: string, ours: string, d: number): Mapping[] {
-  return [[`${marian}_ln_scale`, `${ours}.weight`, 'vector', [d]], [`${marian}_ln_bias`, `${ours}.bias`, 'vector', [d]]];
-}
-
-function ffn(marian: string, ours: string, d: number, f: number): Mapping[] {
-  return [
-    [`${marian}_W1`, `${ours}.fc1.weight`, 'W', [f, d]], [`${marian}_b1`, `${ours}.fc1.bias`, 'vector', [f]],
-    [`${marian}_W2`, `${ours}.fc2.weight`, 'W', [d, f]], [`${marian}_b2`, `${ours}.fc2.bias`, 'vector', [d]],
-    ...layerNorm(`${marian}_ffn`, `${ours}.final_layer_norm`, d),
-  ];
+/**
+ * The config fields the architecture's tensors depend on (layers, sizes, vocabularies, what is
+ * shared, tied or biased, the decoder's autoregression); the special ids are not among them.
+ */
+function tensorConfig(a: MarianArchitecture): ModelConfigJson {
+  const [sourceVocab, vocab] = a.dimVocabs;
+  return {
+    encoder_layers: a.encoderLayers, decoder_layers: a.decoderLayers, d_model: a.dModel, n_heads: a.nHeads, d_ff: a.dFf,
+    activation: a.activation, layer_norm: 'post', embed_scale: true, max_positions: 1,
+    tied_embeddings: a.tiedOutput, shared_vocab: a.sharedEmbedding, final_logits_bias: a.outputBias,
+    vocab_size: vocab, source_vocab_size: a.sharedEmbedding ? vocab : sourceVocab, pad_id: 0, unk_id: 0, bos_id: 0, eos_id: 0,
+    decoder_autoregression: a.decoderAutoregression,
+  };
 }
 
 /**
- * SSRU (Marian's rnn::SSRU, src/rnn/cells.h:982-1066, in DecoderLayerRNN, transformer.h:495-530):
- * W and Wf [D, D], bf [1, D]; the block's post-norm is `<prefix>_ffn_ln_*` (transformer.h:527).
+ * Every parameter `a` calls for, named by the spec's rows for Marian (cpp/model/tensor_spec.json
+ * "formats"), without the untied output matrix (which has two names: outputMatrix).
  */
-function ssru(marian: string, ours: string, d: number): Mapping[] {
-  return [
-    [`${marian}_W`, `${ours}.ssru.weight`, 'W', [d, d]],
-    [`${marian}_Wf`, `${ours}.ssru.forget_weight`, 'W', [d, d]],
-    [`${marian}_bf`, `${ours}.ssru.forget_bias`, 'vector', [d]],
-    ...layerNorm(`${marian}_ffn`, `${ours}.self_attn_layer_norm`, d),
-  ];
-}
-
-function embeddings(a: MarianArchitecture): Mapping[] {
-  const [vs, v] = a.dimVocabs, d = a.dModel;
-  const out: Mapping[] = a.sharedEmbedding
-    ? [['Wemb', ours.sharedWeight, 'emb', [v, d]]]
-    : [['encoder_Wemb', ours.encoderEmbedTokensWeight, 'emb', [vs, d]], ['decoder_Wemb', ours.decoderEmbedTokensWeight, 'emb', [v, d]]];
-  if (a.outputBias) out.push(['decoder_ff_logit_out_b', ours.finalLogitsBias, 'vector', [v]]);
-  return out;
-}
-
-/** Every parameter `a` calls for, without the untied output matrix (which has two names). */
 export function marianParameters(a: MarianArchitecture): Mapping[] {
-  const d = a.dModel, f = a.dFf;
-  const out = embeddings(a);
-  for (let i = 0; i < a.encoderLayers; ++i) {
-    const m = `encoder_l${i + 1}`, o = `encoder.layers.${i}`;
-    out.push(...attention(`${m}_self`, `${o}.self_attn`, d), ...layerNorm(`${m}_self_Wo`, `${o}.self_attn_layer_norm`, d),
-      ...ffn(`${m}_ffn`, o, d, f));
-  }
-  for (let i = 0; i < a.decoderLayers; ++i) {
-    const m = `decoder_l${i + 1}`, o = `decoder.layers.${i}`;
-    if (a.decoderAutoregression === 'ssru') out.push(...ssru(`${m}_rnn`, o, d));
-    else out.push(...attention(`${m}_self`, `${o}.self_attn`, d), ...layerNorm(`${m}_self_Wo`, `${o}.self_attn_layer_norm`, d));
-    out.push(...attention(`${m}_context`, `${o}.cross_attn`, d), ...layerNorm(`${m}_context_Wo`, `${o}.cross_attn_layer_norm`, d),
-      ...ffn(`${m}_ffn`, o, d, f));
-  }
-  return out;
+  const config = tensorConfig(a);
+  return expectedTensors(config)
+    .filter((e) => e.optionalGroup === undefined && e.name !== ours.lmHeadWeight)
+    .map((e) => {
+      const [marian, row] = theirRow('marian', e.name, config);
+      return [marian, e.name, row.role as Role, e.shape];
+    });
 }
+
+/** The untied output layer's older name, [D, V] as Marian's other W (not in the spec's rows: they map each of ours to one name). */
+const LEGACY_OUTPUT = 'decoder_ff_logit_out_W';
 
 /** [rows, cols] transposed: out[c][r] = in[r][c]. */
 function transpose<T extends Float32Array | Int8Array>(data: T, rows: number, cols: number, make: (n: number) => T): T {
@@ -143,11 +113,14 @@ export function addParameter(tensors: Map<string, Tensor>, item: MarianItem, nam
   }
 }
 
-/** The untied output matrix: `decoder_ff_logit_out_Wt` [V, D], or the legacy `decoder_ff_logit_out_W` [D, V] (generic.cpp:244-250). */
+/**
+ * The untied output matrix: the spec's `decoder_ff_logit_out_Wt` [V, D], or the legacy
+ * `decoder_ff_logit_out_W` [D, V] (generic.cpp:244-250).
+ */
 export function outputMatrix(items: Map<string, MarianItem>, a: MarianArchitecture): Mapping | undefined {
   if (a.tiedOutput) return undefined;
   const shape = [a.dimVocabs[1], a.dModel];
-  return items.has('decoder_ff_logit_out_Wt')
-    ? ['decoder_ff_logit_out_Wt', ours.lmHeadWeight, 'Wt', shape]
-    : ['decoder_ff_logit_out_W', ours.lmHeadWeight, 'W', shape];
+  const [name, row] = theirRow('marian', ours.lmHeadWeight);
+  if (items.has(name)) return [name, ours.lmHeadWeight, row.role as Role, shape];
+  return [LEGACY_OUTPUT, ours.lmHeadWeight, 'W', shape];
 }

@@ -277,17 +277,74 @@ export const MODEL_TENSORS = {
   alignmentKProjWeight: "alignment.k_proj.weight",
 } as const;
 
+/** One row of a format: our name and theirs, with how theirs is stored (role) and the config it holds under (when). */
+export interface FormatRow { ours: string; theirs: string; role?: string; when?: string }
+
 /**
  * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or
- * every name under a prefix ending in "." (or empty); "{i}" is a layer index; the first row that
- * matches wins.
+ * every name under a prefix ending in "." (or empty); "{i}" is a layer index, "{i+1}" the same
+ * counted from 1; a row with a condition holds only under it; the first row that matches wins.
  */
-export const FORMAT_ROWS: Readonly<Record<string, readonly { ours: string; theirs: string }[]>> = {
+export const FORMAT_ROWS: Readonly<Record<string, readonly FormatRow[]>> = {
   "huggingface-marian": [
     {"ours": "decoder.layers.{i}.cross_attn.", "theirs": "model.decoder.layers.{i}.encoder_attn."},
     {"ours": "decoder.layers.{i}.cross_attn_layer_norm.", "theirs": "model.decoder.layers.{i}.encoder_attn_layer_norm."},
     {"ours": "lm_head.weight", "theirs": "lm_head.weight"},
     {"ours": "final_logits_bias", "theirs": "final_logits_bias"},
     {"ours": "", "theirs": "model."},
+  ],
+  "marian": [
+    {"ours": "shared.weight", "theirs": "Wemb", "role": "emb"},
+    {"ours": "encoder.embed_tokens.weight", "theirs": "encoder_Wemb", "role": "emb"},
+    {"ours": "decoder.embed_tokens.weight", "theirs": "decoder_Wemb", "role": "emb"},
+    {"ours": "lm_head.weight", "theirs": "decoder_ff_logit_out_Wt", "role": "Wt"},
+    {"ours": "final_logits_bias", "theirs": "decoder_ff_logit_out_b", "role": "vector"},
+    {"ours": "encoder.layers.{i}.self_attn.q_proj.weight", "theirs": "encoder_l{i+1}_self_Wq", "role": "W"},
+    {"ours": "encoder.layers.{i}.self_attn.q_proj.bias", "theirs": "encoder_l{i+1}_self_bq", "role": "vector"},
+    {"ours": "encoder.layers.{i}.self_attn.k_proj.weight", "theirs": "encoder_l{i+1}_self_Wk", "role": "W"},
+    {"ours": "encoder.layers.{i}.self_attn.k_proj.bias", "theirs": "encoder_l{i+1}_self_bk", "role": "vector"},
+    {"ours": "encoder.layers.{i}.self_attn.v_proj.weight", "theirs": "encoder_l{i+1}_self_Wv", "role": "W"},
+    {"ours": "encoder.layers.{i}.self_attn.v_proj.bias", "theirs": "encoder_l{i+1}_self_bv", "role": "vector"},
+    {"ours": "encoder.layers.{i}.self_attn.out_proj.weight", "theirs": "encoder_l{i+1}_self_Wo", "role": "W"},
+    {"ours": "encoder.layers.{i}.self_attn.out_proj.bias", "theirs": "encoder_l{i+1}_self_bo", "role": "vector"},
+    {"ours": "encoder.layers.{i}.self_attn_layer_norm.weight", "theirs": "encoder_l{i+1}_self_Wo_ln_scale", "role": "vector"},
+    {"ours": "encoder.layers.{i}.self_attn_layer_norm.bias", "theirs": "encoder_l{i+1}_self_Wo_ln_bias", "role": "vector"},
+    {"ours": "encoder.layers.{i}.fc1.weight", "theirs": "encoder_l{i+1}_ffn_W1", "role": "W"},
+    {"ours": "encoder.layers.{i}.fc1.bias", "theirs": "encoder_l{i+1}_ffn_b1", "role": "vector"},
+    {"ours": "encoder.layers.{i}.fc2.weight", "theirs": "encoder_l{i+1}_ffn_W2", "role": "W"},
+    {"ours": "encoder.layers.{i}.fc2.bias", "theirs": "encoder_l{i+1}_ffn_b2", "role": "vector"},
+    {"ours": "encoder.layers.{i}.final_layer_norm.weight", "theirs": "encoder_l{i+1}_ffn_ffn_ln_scale", "role": "vector"},
+    {"ours": "encoder.layers.{i}.final_layer_norm.bias", "theirs": "encoder_l{i+1}_ffn_ffn_ln_bias", "role": "vector"},
+    {"ours": "decoder.layers.{i}.self_attn.q_proj.weight", "theirs": "decoder_l{i+1}_self_Wq", "role": "W", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.q_proj.bias", "theirs": "decoder_l{i+1}_self_bq", "role": "vector", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.k_proj.weight", "theirs": "decoder_l{i+1}_self_Wk", "role": "W", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.k_proj.bias", "theirs": "decoder_l{i+1}_self_bk", "role": "vector", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.v_proj.weight", "theirs": "decoder_l{i+1}_self_Wv", "role": "W", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.v_proj.bias", "theirs": "decoder_l{i+1}_self_bv", "role": "vector", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.out_proj.weight", "theirs": "decoder_l{i+1}_self_Wo", "role": "W", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn.out_proj.bias", "theirs": "decoder_l{i+1}_self_bo", "role": "vector", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn_layer_norm.weight", "theirs": "decoder_l{i+1}_self_Wo_ln_scale", "role": "vector", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.self_attn_layer_norm.bias", "theirs": "decoder_l{i+1}_self_Wo_ln_bias", "role": "vector", "when": "self_attention"},
+    {"ours": "decoder.layers.{i}.ssru.weight", "theirs": "decoder_l{i+1}_rnn_W", "role": "W", "when": "ssru"},
+    {"ours": "decoder.layers.{i}.ssru.forget_weight", "theirs": "decoder_l{i+1}_rnn_Wf", "role": "W", "when": "ssru"},
+    {"ours": "decoder.layers.{i}.ssru.forget_bias", "theirs": "decoder_l{i+1}_rnn_bf", "role": "vector", "when": "ssru"},
+    {"ours": "decoder.layers.{i}.self_attn_layer_norm.weight", "theirs": "decoder_l{i+1}_rnn_ffn_ln_scale", "role": "vector", "when": "ssru"},
+    {"ours": "decoder.layers.{i}.self_attn_layer_norm.bias", "theirs": "decoder_l{i+1}_rnn_ffn_ln_bias", "role": "vector", "when": "ssru"},
+    {"ours": "decoder.layers.{i}.cross_attn.q_proj.weight", "theirs": "decoder_l{i+1}_context_Wq", "role": "W"},
+    {"ours": "decoder.layers.{i}.cross_attn.q_proj.bias", "theirs": "decoder_l{i+1}_context_bq", "role": "vector"},
+    {"ours": "decoder.layers.{i}.cross_attn.k_proj.weight", "theirs": "decoder_l{i+1}_context_Wk", "role": "W"},
+    {"ours": "decoder.layers.{i}.cross_attn.k_proj.bias", "theirs": "decoder_l{i+1}_context_bk", "role": "vector"},
+    {"ours": "decoder.layers.{i}.cross_attn.v_proj.weight", "theirs": "decoder_l{i+1}_context_Wv", "role": "W"},
+    {"ours": "decoder.layers.{i}.cross_attn.v_proj.bias", "theirs": "decoder_l{i+1}_context_bv", "role": "vector"},
+    {"ours": "decoder.layers.{i}.cross_attn.out_proj.weight", "theirs": "decoder_l{i+1}_context_Wo", "role": "W"},
+    {"ours": "decoder.layers.{i}.cross_attn.out_proj.bias", "theirs": "decoder_l{i+1}_context_bo", "role": "vector"},
+    {"ours": "decoder.layers.{i}.cross_attn_layer_norm.weight", "theirs": "decoder_l{i+1}_context_Wo_ln_scale", "role": "vector"},
+    {"ours": "decoder.layers.{i}.cross_attn_layer_norm.bias", "theirs": "decoder_l{i+1}_context_Wo_ln_bias", "role": "vector"},
+    {"ours": "decoder.layers.{i}.fc1.weight", "theirs": "decoder_l{i+1}_ffn_W1", "role": "W"},
+    {"ours": "decoder.layers.{i}.fc1.bias", "theirs": "decoder_l{i+1}_ffn_b1", "role": "vector"},
+    {"ours": "decoder.layers.{i}.fc2.weight", "theirs": "decoder_l{i+1}_ffn_W2", "role": "W"},
+    {"ours": "decoder.layers.{i}.fc2.bias", "theirs": "decoder_l{i+1}_ffn_b2", "role": "vector"},
+    {"ours": "decoder.layers.{i}.final_layer_norm.weight", "theirs": "decoder_l{i+1}_ffn_ffn_ln_scale", "role": "vector"},
+    {"ours": "decoder.layers.{i}.final_layer_norm.bias", "theirs": "decoder_l{i+1}_ffn_ffn_ln_bias", "role": "vector"},
   ],
 };

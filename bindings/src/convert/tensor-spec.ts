@@ -67,7 +67,11 @@ export function checkConfig(config: ModelConfigJson): [string, string] | undefin
   return resolve(config)[1];
 }
 
-function resolved(config: ModelConfigJson): Resolved {
+/**
+ * `config` with every field of the spec present, absent ones at their defaults.
+ * @throws Error naming the first invalid field (checkConfig's problem).
+ */
+export function withDefaults(config: ModelConfigJson): Record<string, unknown> {
   const [out, problem] = resolve(config);
   if (!out) throw new Error(`config field '${problem[0]}' ${problem[1]}`);
   return out;
@@ -95,7 +99,7 @@ function dimension(rule: string, c: Resolved): number {
  * @throws Error when the config is invalid (checkConfig names the field).
  */
 export function expectedTensors(config: ModelConfigJson): ExpectedTensor[] {
-  const c = resolved(config);
+  const c = withDefaults(config);
   const holds = (when: string | undefined) => when === undefined || c[CONDITIONS[when].field] === CONDITIONS[when].is;
   const out: ExpectedTensor[] = [];
   TENSOR_GROUPS.forEach((group, g) => {
