@@ -11,7 +11,7 @@ import struct
 import torch
 import xxhash
 
-from tensor_spec import check_tensors
+from tensor_spec import check_tensors, our_name
 
 FORMAT, FORMAT_VERSION = "crossattn", "1"
 DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.uint8: "U8", torch.int32: "I32", torch.int8: "I8"}
@@ -28,28 +28,10 @@ def average_state_dicts(paths):
     return {k: sum(s[k].float() for s in states) / len(states) for k in states[0]}
 
 
-# PyTorch module names (models/transformer.py) -> the engine's tensor names (docs/model-format.md).
-RENAMES = [
-    (r"^encoder_layers\.(\d+)\.self_attn_sublayer\.norm\.", r"encoder.layers.\1.self_attn_layer_norm."),
-    (r"^encoder_layers\.(\d+)\.ffn_sublayer\.norm\.", r"encoder.layers.\1.final_layer_norm."),
-    (r"^encoder_layers\.(\d+)\.self_attn\.", r"encoder.layers.\1.self_attn."),
-    (r"^encoder_layers\.(\d+)\.ffn\.", r"encoder.layers.\1."),
-    (r"^decoder_layers\.(\d+)\.self_attn_sublayer\.norm\.", r"decoder.layers.\1.self_attn_layer_norm."),
-    (r"^decoder_layers\.(\d+)\.cross_attn_sublayer\.norm\.", r"decoder.layers.\1.cross_attn_layer_norm."),
-    (r"^decoder_layers\.(\d+)\.ffn_sublayer\.norm\.", r"decoder.layers.\1.final_layer_norm."),
-    (r"^decoder_layers\.(\d+)\.(self_attn|cross_attn)\.", r"decoder.layers.\1.\2."),
-    (r"^decoder_layers\.(\d+)\.ffn\.", r"decoder.layers.\1."),
-    (r"^encoder_norm\.", "encoder.layer_norm."),
-    (r"^decoder_norm\.", "decoder.layer_norm."),
-]
-
-
 def engine_name(name):
-    """The engine's tensor name for a PyTorch state-dict key."""
-    for pattern, repl in RENAMES:
-        if re.match(pattern, name):
-            return re.sub(pattern, repl, name)
-    return name
+    """The engine's tensor name for a PyTorch state-dict key (models/transformer.py's module names), by the
+    spec's rows for the format "pytorch" (cpp/model/tensor_spec.json)."""
+    return our_name("pytorch", name)
 
 
 CHECKSUM_ZEROS = "xxh3:" + "0" * 16

@@ -49,24 +49,49 @@ def resolve_config(config):
 _LAYER = re.compile(r"\{i(\+1)?\}")
 
 
+def _read(pattern, name):
+    """(layer index or -1, rest after a prefix) of `name` read by `pattern` (one side of a row), or None
+    when it does not match or names a layer below 0."""
+    prefix = pattern == "" or pattern.endswith(".")
+    token = _LAYER.search(pattern)
+    regex = re.escape(pattern[:token.start()]) + r"(\d+)" + re.escape(pattern[token.end():]) if token else re.escape(pattern)
+    match = re.fullmatch(regex + ("(.*)" if prefix else ""), name)
+    if not match:
+        return None
+    layer = int(match.group(1)) - (1 if token.group(1) else 0) if token else -1
+    if token and layer < 0:
+        return None
+    return layer, match.groups()[-1] if prefix else ""
+
+
+def _rename(format_name, name, source, target, config):
+    c = resolve_config(config) if config is not None else None
+    for row in FORMAT_ROWS[format_name]:
+        when = CONDITIONS.get(row.get("when"))
+        if when and (c is None or c[when["field"]] != when["is"]):
+            continue
+        parts = _read(row[source], name)
+        if parts is not None:
+            layer, rest = parts
+            return _LAYER.sub(lambda m: str(layer + (1 if m.group(1) else 0)), row[target]) + rest
+    return None
+
+
 def their_name(format_name, ours, config=None):
     """`format_name`'s name for our tensor `ours`, by the format's rows in the spec (FORMAT_ROWS, as
     bindings/src/convert/format-rows.ts reads them): a row maps a whole name, or every name under a
     prefix ending in "." (or empty); "{i}" is a layer index and "{i+1}" the same counted from 1; a row
     with a condition holds only for a `config` it is true of; the first row that matches wins.
     Raises KeyError when no row maps it."""
-    c = resolve_config(config) if config is not None else None
-    for row in FORMAT_ROWS[format_name]:
-        when = CONDITIONS.get(row.get("when"))
-        if row.get("when") and (c is None or c[when["field"]] != when["is"]):
-            continue
-        prefix = row["ours"] == "" or row["ours"].endswith(".")
-        pattern = _LAYER.sub(r"(\\d+)", re.escape(row["ours"]).replace("\\{", "{").replace("\\}", "}").replace("\\+", "+"))
-        match = re.fullmatch(pattern + ("(.*)" if prefix else ""), ours)
-        if match:
-            theirs = _LAYER.sub(lambda m: str(int(match.group(1)) + (1 if m.group(1) else 0)), row["theirs"])
-            return theirs + (match.groups()[-1] if prefix else "")
-    raise KeyError(f"tensor_spec.json: the format '{format_name}' has no row for '{ours}'")
+    name = _rename(format_name, ours, "ours", "theirs", config)
+    if name is None:
+        raise KeyError(f"tensor_spec.json: the format '{format_name}' has no row for '{ours}'")
+    return name
+
+
+def our_name(format_name, theirs, config=None):
+    """Our name for `format_name`'s tensor `theirs` (their_name the other way), or None."""
+    return _rename(format_name, theirs, "theirs", "ours", config)
 
 
 def expected_tensors(config):
