@@ -47,10 +47,9 @@ import torch.nn as nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ibm2_align as ia  # noqa: E402
 from model_file import load_model, read_safetensors, sentencepiece_of, write_safetensors  # noqa: E402
+from tensor_spec import our_name  # noqa: E402
 
 FLOOR = 1e-4  # cpp/model/lexicon.h kLexiconFloor
-NAMES = {"q_state.weight": "alignment.q_state.weight", "q_state.bias": "alignment.q_state.bias",
-         "q_embed.weight": "alignment.q_embed.weight", "k_proj.weight": "alignment.k_proj.weight"}
 
 
 class AlignmentLayer(nn.Module):
@@ -226,8 +225,8 @@ def add(args):
     """Adds the layer's tensors to a model file; every existing tensor is kept as it is."""
     tensors, metadata = read_safetensors(args.model)
     saved = torch.load(args.layer)
-    for key, name in NAMES.items():
-        tensors[name] = saved["state"][key].float().contiguous()
+    for key, value in saved["state"].items():
+        tensors[our_name("alignment-layer", key)] = value.float().contiguous()
     write_safetensors(args.out, tensors, metadata)
     print(f"wrote {args.out}")
 

@@ -171,6 +171,9 @@ FORMAT_ROWS = {
     {"ours": "final_logits_bias", "theirs": "final_logits_bias"},
     {"ours": "", "theirs": "model."},
   ],
+  "alignment-layer": [
+    {"ours": "alignment.", "theirs": ""},
+  ],
   "pytorch": [
     {"ours": "encoder.layers.{i}.self_attn_layer_norm.", "theirs": "encoder_layers.{i}.self_attn_sublayer.norm."},
     {"ours": "encoder.layers.{i}.final_layer_norm.", "theirs": "encoder_layers.{i}.ffn_sublayer.norm."},
