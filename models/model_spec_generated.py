@@ -160,6 +160,31 @@ TENSOR_GROUPS = [
   },
 ]
 
+
+class ModelTensors:
+    """The names of the tensors a model has once (the spec's model and optional groups)."""
+
+    SHARED_WEIGHT = "shared.weight"
+    ENCODER_EMBED_TOKENS_WEIGHT = "encoder.embed_tokens.weight"
+    DECODER_EMBED_TOKENS_WEIGHT = "decoder.embed_tokens.weight"
+    LM_HEAD_WEIGHT = "lm_head.weight"
+    FINAL_LOGITS_BIAS = "final_logits_bias"
+    ENCODER_LAYER_NORM_WEIGHT = "encoder.layer_norm.weight"
+    ENCODER_LAYER_NORM_BIAS = "encoder.layer_norm.bias"
+    DECODER_LAYER_NORM_WEIGHT = "decoder.layer_norm.weight"
+    DECODER_LAYER_NORM_BIAS = "decoder.layer_norm.bias"
+    SHORTLIST_FREQUENT = "shortlist.frequent"
+    SHORTLIST_OFFSETS = "shortlist.offsets"
+    SHORTLIST_TARGETS = "shortlist.targets"
+    LEXICON_OFFSETS = "lexicon.offsets"
+    LEXICON_TARGETS = "lexicon.targets"
+    LEXICON_SCORES = "lexicon.scores"
+    ALIGNMENT_Q_STATE_WEIGHT = "alignment.q_state.weight"
+    ALIGNMENT_Q_STATE_BIAS = "alignment.q_state.bias"
+    ALIGNMENT_Q_EMBED_WEIGHT = "alignment.q_embed.weight"
+    ALIGNMENT_K_PROJ_WEIGHT = "alignment.k_proj.weight"
+
+
 # Each foreign format's names for ours (tensor_spec.py their_name): a row maps a whole name, or every
 # name under a prefix ending in "." (or empty); "{i}" is a layer index, "{i+1}" the same counted from
 # 1; a row with a condition ("when") holds only under it; the first row that matches wins.

@@ -52,6 +52,7 @@ import torch
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "models"))
 from model_file import engine_name, write_safetensors  # noqa: E402
+from model_spec_generated import ModelTensors as T  # noqa: E402
 from tensor_spec import their_name  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from opus_mt_onnx import dump, write_transformers_js  # noqa: E402
@@ -85,10 +86,10 @@ def marian_vocab(sp):
 def hf_state(weights, c, rows):
     """HF MarianMTModel state dict (shared vocabulary) from our engine-named weights."""
     d = c["d_model"]
-    emb = weights["shared.weight"][rows]
+    emb = weights[T.SHARED_WEIGHT][rows]
     emb = torch.cat([emb, torch.zeros(1, d)])  # add_emb_entries: <pad> gets a zero row
-    bias = torch.cat([weights["final_logits_bias"].reshape(-1)[rows], torch.zeros(1)])[None, :]  # [1, V]
-    state = {their_name(HF, "shared.weight"): emb, their_name(HF, "final_logits_bias"): bias}
+    bias = torch.cat([weights[T.FINAL_LOGITS_BIAS].reshape(-1)[rows], torch.zeros(1)])[None, :]  # [1, V]
+    state = {their_name(HF, T.SHARED_WEIGHT): emb, their_name(HF, T.FINAL_LOGITS_BIAS): bias}
     positions = hf_positions(c["max_positions"], d)
     for side in ("encoder", "decoder"):
         state[f"model.{side}.embed_positions.weight"] = positions
@@ -155,9 +156,9 @@ def write_pytorch(hf_folder, out, state):
     output layer (lm_head), as MarianMTModel ties them, so they share one storage in the archive."""
     shutil.copytree(hf_folder, out, ignore=shutil.ignore_patterns("model.safetensors"))
     tied = dict(state)
-    emb = state["model.shared.weight"]
-    for name in ("model.encoder.embed_tokens.weight", "model.decoder.embed_tokens.weight", "lm_head.weight"):
-        tied[name] = emb
+    emb = state[their_name(HF, T.SHARED_WEIGHT)]
+    for name in (T.ENCODER_EMBED_TOKENS_WEIGHT, T.DECODER_EMBED_TOKENS_WEIGHT, T.LM_HEAD_WEIGHT):
+        tied[their_name(HF, name)] = emb
     torch.save(collections.OrderedDict(tied), os.path.join(out, "pytorch_model.bin"))
 
 
@@ -195,18 +196,19 @@ def separate_state(state, vocab):
     n = len(vocab) - 1  # without <pad>
     order = [0, 1] + list(range(n - 1, 1, -1))  # source id -> shared id
     source_vocab = [vocab[i] for i in order] + EXTRA_SOURCE_PIECES + ["<pad>"]
-    emb = state["model.shared.weight"]
+    emb = state[their_name(HF, T.SHARED_WEIGHT)]
     extra = torch.randn(len(EXTRA_SOURCE_PIECES), emb.shape[1], generator=torch.Generator().manual_seed(1)) * 0.05
     enc_emb = torch.cat([emb[order], extra, torch.zeros(1, emb.shape[1])])
-    out = {k: v for k, v in state.items() if k != "model.shared.weight"}
-    out["model.encoder.embed_tokens.weight"] = enc_emb.contiguous()
-    out["model.decoder.embed_tokens.weight"] = emb
+    out = {k: v for k, v in state.items() if k != their_name(HF, T.SHARED_WEIGHT)}
+    out[their_name(HF, T.ENCODER_EMBED_TOKENS_WEIGHT)] = enc_emb.contiguous()
+    out[their_name(HF, T.DECODER_EMBED_TOKENS_WEIGHT)] = emb
     return out, source_vocab
 
 
 def stamp_of():
     h = hashlib.sha256()
-    for path in (os.path.abspath(__file__), OPUS_MT_ONNX, WEIGHTS, os.path.join(ROOT, "bench", "quantize_onnx.py")):
+    for path in (os.path.abspath(__file__), OPUS_MT_ONNX, WEIGHTS, os.path.join(ROOT, "bench", "quantize_onnx.py"),
+                 os.path.join(ROOT, "models", "tensor_spec.py"), os.path.join(ROOT, "models", "model_spec_generated.py")):
         with open(path, "rb") as f:
             h.update(f.read())
     return h.hexdigest()

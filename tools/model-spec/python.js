@@ -4,6 +4,12 @@
 // tools/model-spec/index.js writes it with the other generated files.
 import { configFields, formatRows, literal } from './spec.js';
 
+/** ModelTensors's members: "encoder.embed_tokens.weight" is ENCODER_EMBED_TOKENS_WEIGHT. */
+function modelTensors(spec) {
+  const names = spec.groups.filter((g) => g.scope === 'model' || g.scope === 'optional').flatMap((g) => g.tensors.map((t) => t.name));
+  return names.map((n) => `    ${n.replace(/[.]/g, '_').toUpperCase()} = ${JSON.stringify(n)}`).join('\n');
+}
+
 /** models/model_spec_generated.py's text for a checked spec (spec.js readSpec). */
 export function generatedPython(spec) {
   const data = (value) => literal(value, { python: true });
@@ -30,6 +36,13 @@ DIMENSIONS = ${data(dimensions)}
 
 # The tensor groups, in the spec's order: scope, layer prefix, all or none, tensors (name, shape rules, kind, condition).
 TENSOR_GROUPS = ${data(groups)}
+
+
+class ModelTensors:
+    """The names of the tensors a model has once (the spec's model and optional groups)."""
+
+${modelTensors(spec)}
+
 
 # Each foreign format's names for ours (tensor_spec.py their_name): a row maps a whole name, or every
 # name under a prefix ending in "." (or empty); "{i}" is a layer index, "{i+1}" the same counted from
