@@ -7,7 +7,7 @@
  */
 import { ConvertError, shown } from './convert-error.js';
 import { MIN_HEAD_DIM } from './model-file.js';
-import { fieldMax } from './tensor-spec.js';
+import { fieldRange } from './tensor-spec.js';
 
 /** What the converter needs from model.yml. */
 export interface MarianArchitecture {
@@ -51,17 +51,18 @@ const MUST_BE_FALSE: Record<string, string> = {
  * could only fail later, after building every layer's tensor list (a fuzzed dec-depth of 2^53 ran
  * out of memory doing so).
  */
-const LIMITS: Record<string, number> = {
-  'enc-depth': fieldMax('encoder_layers'), 'dec-depth': fieldMax('decoder_layers'), 'dim-emb': fieldMax('d_model'),
-  'transformer-heads': fieldMax('n_heads'), 'transformer-dim-ffn': fieldMax('d_ff'), 'transformer-decoder-dim-ffn': fieldMax('d_ff'),
+const LIMITS: Record<string, [number, number]> = {
+  'enc-depth': fieldRange('encoder_layers'), 'dec-depth': fieldRange('decoder_layers'), 'dim-emb': fieldRange('d_model'),
+  'transformer-heads': fieldRange('n_heads'), 'transformer-dim-ffn': fieldRange('d_ff'),
+  'transformer-decoder-dim-ffn': [0, fieldRange('d_ff')[1]],  // 0: transformer-dim-ffn's
 };
-const MAX_VOCAB = fieldMax('vocab_size');
+const MAX_VOCAB = fieldRange('vocab_size')[1];
 
 function int(yml: Options, key: string, file: string, fallback?: number): number {
   const value = yml[key] ?? fallback;
-  const max = LIMITS[key] ?? Number.MAX_SAFE_INTEGER;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
-    throw new ConvertError(file, key, value === undefined ? 'missing' : `is ${JSON.stringify(value)}, not a count in 0..${max}`);
+  const [min, max] = LIMITS[key] ?? [0, Number.MAX_SAFE_INTEGER];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConvertError(file, key, value === undefined ? 'missing' : `is ${JSON.stringify(value)}, not a count in ${min}..${max}`);
   }
   return value;
 }

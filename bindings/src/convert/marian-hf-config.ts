@@ -14,7 +14,7 @@ import { MIN_HEAD_DIM } from './model-file.js';
 import type { ConvertOptions, ModelConfigJson, Provenance } from './model-file.js';
 import type { ModelFiles } from './model-files.js';
 import { cardLicense } from './model-card.js';
-import { fieldMax } from './tensor-spec.js';
+import { fieldRange } from './tensor-spec.js';
 
 /** The fields of config.json this converter reads (MarianConfig's names). */
 export interface MarianConfigJson {
@@ -38,9 +38,9 @@ const DEFAULTS = { d_model: 1024, encoder_layers: 12, decoder_layers: 12, encode
 
 /** The largest sizes a crossattn model file may declare (the spec's config fields), by MarianConfig's names. */
 const LIMITS = {
-  d_model: fieldMax('d_model'), encoder_layers: fieldMax('encoder_layers'), decoder_layers: fieldMax('decoder_layers'),
-  encoder_attention_heads: fieldMax('n_heads'), encoder_ffn_dim: fieldMax('d_ff'), max_position_embeddings: fieldMax('max_positions'),
-  vocab_size: fieldMax('vocab_size'),
+  d_model: fieldRange('d_model')[1], encoder_layers: fieldRange('encoder_layers')[1], decoder_layers: fieldRange('decoder_layers')[1],
+  encoder_attention_heads: fieldRange('n_heads')[1], encoder_ffn_dim: fieldRange('d_ff')[1],
+  max_position_embeddings: fieldRange('max_positions')[1], vocab_size: fieldRange('vocab_size')[1],
 };
 
 function positiveInt(value: unknown, file: string, field: keyof typeof LIMITS): number {

@@ -49,14 +49,14 @@ function resolve(config: ModelConfigJson): [Resolved, undefined] | [undefined, [
 }
 
 /**
- * The largest value the spec allows config field `name` (docs/model-format.md, "config"), for a
+ * The range [min, max] the spec allows config field `name` (docs/model-format.md, "config"), for a
  * converter to refuse an input that could only fail later.
- * @throws Error when the spec gives the field no maximum.
+ * @throws Error when the spec gives the field no such range.
  */
-export function fieldMax(name: keyof ModelConfigJson): number {
-  const max = CONFIG_FIELDS.find((f) => f.name === name)?.max;
-  if (max === undefined) throw new Error(`tensor_spec.json: config field '${name}' has no max`);
-  return max;
+export function fieldRange(name: keyof ModelConfigJson): [number, number] {
+  const f = CONFIG_FIELDS.find((field) => field.name === name);
+  if (f?.min === undefined || f.max === undefined) throw new Error(`tensor_spec.json: config field '${name}' has no range`);
+  return [f.min, f.max];
 }
 
 /**
