@@ -13,8 +13,8 @@ and with --npz also model.npz (numpy's format, as Marian's trainer saves it).
 
 Marian 'transformer' as in browsermt/marian-dev e88c1aa (the commit inside @browsermt/bergamot-translator
 0.4.9); the sources read are in docs/bergamot.md:
-  parameter names  src/models/transformer.h (MultiHead: <prefix>_W{q,k,v,o}, _b{q,k,v,o}; LayerFFN:
-                   <prefix>_W1,_b1,_W2,_b2; layer norms <prefix>_ln_scale[_pre], _ln_bias[_pre])
+  parameter names  the "marian" rows of cpp/model/tensor_spec.json (docs/model-format.md), read from
+                   src/models/transformer.h; each row's role is its layout, its residual the axes permuted
   binary layout    src/common/binary.cpp (saveItems / loadItems); only this format loads from memory
   npz layout       one <name>.npy per item (src/common/io.cpp, cnpy), special:model.yml as int8 bytes
   W layout         Marian computes x @ W (W is [in, out]); ours is y = x W^T (W is [out, in]): transposed.
@@ -37,8 +37,7 @@ The model is not trained with it, so its translations are poor, but they still f
 cross-attention, and the SSRU's state carries each target prefix into every step: a function both
 engines must compute alike (model.yml's version says "--ssru (random SSRU weights)"). A model file whose config has decoder_autoregression "ssru" (such as
 `crossattn convert`'s output of a Marian SSRU model) is exported with its own SSRU weights instead
-(decoder.layers.i.ssru.{weight,forget_weight,forget_bias} -> decoder_l{i+1}_rnn_{W,Wf,bf}, transposed back
-to Marian's [in, out]), so that Bergamot runs exactly the file's weights; --ssru refuses such a file.
+(by the same rows, transposed back to Marian's [in, out]), so that Bergamot runs exactly the file's weights; --ssru refuses such a file.
 """
 import argparse
 import json
@@ -51,6 +50,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 from model_file import dequantized, read_safetensors  # noqa: E402
+from model_spec_generated import ModelTensors as MT  # noqa: E402
+from tensor_spec import expected_tensors, their_row  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from marian_shortlist import lex_bytes  # noqa: E402
@@ -143,104 +144,65 @@ def marian_differences(c):
 
 
 class MarianItems:
-    """Marian's items (name, type, shape, bytes) made from our tensors: each weight renamed, transposed to
-    Marian's [in, out], its residual dimensions permuted, and with intgemm8 quantized as marian-conv does."""
+    """Marian's items (name, type, shape, bytes) made from our tensors by the spec's "marian" rows
+    (cpp/model/tensor_spec.json): each renamed, its residual axes permuted into Marian's sinusoid
+    layout, stored in its row's role (W transposed to Marian's [in, out], a vector as [1, n]), and with
+    intgemm8 quantized as marian-conv does."""
 
-    def __init__(self, tensors, c, gemm_type):
-        self.tensors, self.gemm_type = tensors, gemm_type
+    def __init__(self, c, gemm_type):
+        self.config, self.gemm_type = c, gemm_type
         self.perm = torch.as_tensor(residual_permutation(c["d_model"], c["sinusoidal_layout"]))
         self.items = []
 
-    def T(self, name):  # fp32 tensor, int8 dequantized
-        return dequantized(self.tensors, name)
-
-    def add(self, name, arr, matrix=False):
+    def add(self, name, role, arr):
+        """Item `name` from `arr` in Marian's layout for `role`."""
         arr = arr.contiguous().float()
         shape = list(arr.shape) if arr.dim() == 2 else [1, arr.shape[0]]
-        if matrix and self.gemm_type == "intgemm8":
+        if role in ("W", "Wt", "emb") and self.gemm_type == "intgemm8":
             w = arr.numpy()
             q = 127.0 / np.abs(w).max()
-            # marian-conv transposes every _W* matrix to [out, in] before quantizing; Wemb is not transposed
-            src = w if "Wemb" in name else w.T
+            # marian-conv transposes every _W matrix to [out, in] before quantizing; Wemb is not transposed
+            src = w.T if role == "W" else w
             qi = np.clip(np.rint(src * q), -127, 127).astype(np.int8)  # intgemm::Int8::PrepareA rounds to nearest
             self.items.append((name, TYPE_INTGEMM8, shape, qi.tobytes() + struct.pack("<f", q)))
         else:
             self.items.append((name, TYPE_FLOAT32, shape, arr.numpy().astype("<f4").tobytes()))
 
-    def read_res(self, w):   # our [out, in] reading the residual stream -> Marian [in, out], rows permuted
-        return w.T[self.perm, :]
+    def add_ours(self, ours, arr):
+        """Our tensor `ours` (`arr`, fp32 in our layout) as the item its row names."""
+        name, row = their_row("marian", ours, self.config)
+        for axis in row.get("residual", []):
+            arr = arr.index_select(axis, self.perm)
+        if row["role"] == "W":
+            arr = arr.T
+        elif row["role"] == "vector":
+            arr = arr.reshape(-1)  # HF's final_logits_bias may be [1, V]
+        self.add(name, row["role"], arr)
 
-    def write_res(self, w):  # our [out, in] writing the residual stream -> Marian [in, out], columns permuted
-        return w.T[:, self.perm]
-
-    def ln(self, marian_prefix, ours, suffix):
-        self.add(f"{marian_prefix}_ln_scale{suffix}", self.T(f"{ours}.weight")[self.perm])
-        self.add(f"{marian_prefix}_ln_bias{suffix}", self.T(f"{ours}.bias")[self.perm])
-
-    def attention(self, mp, ours):
-        for x in "qkv":
-            self.add(f"{mp}_W{x}", self.read_res(self.T(f"{ours}.{x}_proj.weight")), matrix=True)
-            self.add(f"{mp}_b{x}", self.T(f"{ours}.{x}_proj.bias"))
-        self.add(f"{mp}_Wo", self.write_res(self.T(f"{ours}.out_proj.weight")), matrix=True)
-        self.add(f"{mp}_bo", self.T(f"{ours}.out_proj.bias")[self.perm])
-
-    def ffn(self, mp, ours):
-        self.add(f"{mp}_W1", self.read_res(self.T(f"{ours}.fc1.weight")), matrix=True)
-        self.add(f"{mp}_b1", self.T(f"{ours}.fc1.bias"))
-        self.add(f"{mp}_W2", self.write_res(self.T(f"{ours}.fc2.weight")), matrix=True)
-        self.add(f"{mp}_b2", self.T(f"{ours}.fc2.bias")[self.perm])
-
-    def random_ssru(self, mp, d, generator):  # --ssru on a self-attention model: W, Wf ~ N(0, 1/D), bf = 0
-        self.add(f"{mp}_rnn_W", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
-        self.add(f"{mp}_rnn_Wf", torch.randn(d, d, generator=generator) / d ** 0.5, matrix=True)
-        self.add(f"{mp}_rnn_bf", torch.zeros(d))
-
-    def own_ssru(self, mp, ours):  # the file's SSRU: ours [out, in] -> Marian [in, out] (both sides the residual stream)
-        self.add(f"{mp}_rnn_W", self.read_res(self.T(f"{ours}.ssru.weight"))[:, self.perm], matrix=True)
-        self.add(f"{mp}_rnn_Wf", self.read_res(self.T(f"{ours}.ssru.forget_weight"))[:, self.perm], matrix=True)
-        self.add(f"{mp}_rnn_bf", self.T(f"{ours}.ssru.forget_bias")[self.perm])
+    def add_random_ssru(self, ours, shape, generator):
+        """--ssru on a self-attention model: the SSRU's `ours`, drawn in Marian's layout (W, Wf ~ N(0, 1/D), bf = 0)."""
+        name, row = their_row("marian", ours, self.config)
+        if row.get("when") != "ssru":
+            sys.exit(f"the model file has no tensor {ours}")
+        d = shape[0]
+        self.add(name, row["role"], torch.randn(d, d, generator=generator) / d ** 0.5 if len(shape) == 2 else torch.zeros(d))
 
 
-# pre-norm: LayerAttention preProcess(prefix+"_Wo", "n") -> <prefix>_Wo_ln_scale_pre  (transformer.h:173,366)
-# post-norm: postProcess(prefix+"_Wo", "dan") -> <prefix>_Wo_ln_scale               (transformer.h:197,372)
-def add_encoder(out, c, sfx):
-    """The embeddings and the encoder layers."""
-    out.add("Wemb", out.T("shared.weight")[:, out.perm], matrix=True)
-    for i in range(c["encoder_layers"]):
-        mp, ours = f"encoder_l{i + 1}", f"encoder.layers.{i}"
-        out.attention(f"{mp}_self", f"{ours}.self_attn")
-        out.ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
-        out.ffn(f"{mp}_ffn", ours)
-        out.ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
-
-
-def add_decoder(out, c, sfx, args):
-    """The decoder layers (with the file's own SSRU, or random ones under --ssru), the final layer norms
-    of a pre-norm model and the output bias."""
-    ssru_file = c.get("decoder_autoregression", "self-attention") == "ssru"
+def add_tensors(out, tensors, args):
+    """Every tensor of Marian's model, in the spec's order: the file's (int8 dequantized), under --ssru
+    random SSRU weights in place of each decoder self-attention (its post-norm keeps the self-attention
+    block's layer norm), and a zero output bias where the file has none (Marian's output layer has one)."""
     generator = torch.Generator().manual_seed(args.ssru_seed)
-    for i in range(c["decoder_layers"]):
-        mp, ours = f"decoder_l{i + 1}", f"decoder.layers.{i}"
-        if args.ssru or ssru_file:  # cells.h:1006-1011: <prefix>_W, _Wf [dimInput, dimInput], _bf [1, dimInput]; post-norm <prefix>_ffn_ln_*
-            if ssru_file:
-                out.own_ssru(mp, ours)
-            else:
-                out.random_ssru(mp, c["d_model"], generator)
-            out.ln(f"{mp}_rnn_ffn", f"{ours}.self_attn_layer_norm", sfx)
+    for ours, shape, _, optional_group in expected_tensors(out.config):
+        if optional_group is not None:  # shortlist, lexicon, alignment: not Marian parameters
+            continue
+        if ours in tensors:
+            out.add_ours(ours, dequantized(tensors, ours))
         else:
-            out.attention(f"{mp}_self", f"{ours}.self_attn")
-            out.ln(f"{mp}_self_Wo", f"{ours}.self_attn_layer_norm", sfx)
-        out.attention(f"{mp}_context", f"{ours}.cross_attn")
-        out.ln(f"{mp}_context_Wo", f"{ours}.cross_attn_layer_norm", sfx)
-        out.ffn(f"{mp}_ffn", ours)
-        out.ln(f"{mp}_ffn_ffn", f"{ours}.final_layer_norm", sfx)
-    if c["layer_norm"] == "pre":  # transformer-postprocess-top: n -> postProcess(prefix_+"_top") -> <enc|dec>_top_ln_scale (transformer.h:588,857)
-        out.ln("encoder_top", "encoder.layer_norm", "")
-        out.ln("decoder_top", "decoder.layer_norm", "")
-    if c["final_logits_bias"]:
-        out.add("decoder_ff_logit_out_b", out.T("final_logits_bias").reshape(-1))
-    else:
-        out.add("decoder_ff_logit_out_b", torch.zeros(c["vocab_size"]))
+            out.add_random_ssru(ours, shape, generator)
+    if not out.config["final_logits_bias"]:
+        name, row = their_row("marian", MT.FINAL_LOGITS_BIAS, out.config)
+        out.add(name, row["role"], torch.zeros(out.config["vocab_size"]))
 
 
 def marian_yml(c, args):
@@ -324,10 +286,8 @@ def main():
     differences = marian_differences(c)
     if differences:
         print("Marian will compute a different function from this model's: " + "; ".join(differences), file=sys.stderr)
-    out = MarianItems(tensors, c, args.gemm_type)
-    sfx = "_pre" if c["layer_norm"] == "pre" else ""
-    add_encoder(out, c, sfx)
-    add_decoder(out, c, sfx, args)
+    out = MarianItems(dict(c, decoder_autoregression="ssru") if args.ssru else c, args.gemm_type)
+    add_tensors(out, tensors, args)
     yml_text = "".join(f"{k}: {yml_value(val)}\n" for k, val in marian_yml(c, args).items())
     tok = json.loads(metadata["tokenizer"])
     write_outputs(args, out.items, yml_text, tensors[tok["source_spm"]].numpy().tobytes(), differences)

@@ -65,6 +65,7 @@ def _read(pattern, name):
 
 
 def _rename(format_name, name, source, target, config):
+    """(the name on the `target` side, the row) of the first row whose `source` side reads `name`, or None."""
     c = resolve_config(config) if config is not None else None
     for row in FORMAT_ROWS[format_name]:
         when = CONDITIONS.get(row.get("when"))
@@ -73,25 +74,32 @@ def _rename(format_name, name, source, target, config):
         parts = _read(row[source], name)
         if parts is not None:
             layer, rest = parts
-            return _LAYER.sub(lambda m: str(layer + (1 if m.group(1) else 0)), row[target]) + rest
+            return _LAYER.sub(lambda m: str(layer + (1 if m.group(1) else 0)), row[target]) + rest, row
     return None
 
 
-def their_name(format_name, ours, config=None):
-    """`format_name`'s name for our tensor `ours`, by the format's rows in the spec (FORMAT_ROWS, as
-    bindings/src/convert/format-rows.ts reads them): a row maps a whole name, or every name under a
-    prefix ending in "." (or empty); "{i}" is a layer index and "{i+1}" the same counted from 1; a row
-    with a condition holds only for a `config` it is true of; the first row that matches wins.
-    Raises KeyError when no row maps it."""
-    name = _rename(format_name, ours, "ours", "theirs", config)
-    if name is None:
+def their_row(format_name, ours, config=None):
+    """`format_name`'s name for our tensor `ours`, and the row that gives it (its "role" says how the
+    format stores the tensor, its "residual" which of our axes are the residual stream's), by the
+    format's rows in the spec (FORMAT_ROWS, as bindings/src/convert/format-rows.ts reads them): a row
+    maps a whole name, or every name under a prefix ending in "." (or empty); "{i}" is a layer index
+    and "{i+1}" the same counted from 1; a row with a condition holds only for a `config` it is true
+    of; the first row that matches wins. Raises KeyError when no row maps it."""
+    found = _rename(format_name, ours, "ours", "theirs", config)
+    if found is None:
         raise KeyError(f"tensor_spec.json: the format '{format_name}' has no row for '{ours}'")
-    return name
+    return found
+
+
+def their_name(format_name, ours, config=None):
+    """`format_name`'s name for our tensor `ours` (their_row's name). Raises KeyError as their_row."""
+    return their_row(format_name, ours, config)[0]
 
 
 def our_name(format_name, theirs, config=None):
     """Our name for `format_name`'s tensor `theirs` (their_name the other way), or None."""
-    return _rename(format_name, theirs, "theirs", "ours", config)
+    found = _rename(format_name, theirs, "theirs", "ours", config)
+    return found[0] if found else None
 
 
 def expected_tensors(config):

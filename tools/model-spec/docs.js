@@ -92,8 +92,8 @@ function formatTables(spec) {
   const tables = Object.entries(spec.formats ?? {}).map(([format, { about, rows }]) => {
     const extra = rows.some((r) => r.role !== undefined || r.when !== undefined);
     const lines = rows.map((r) => `| ${r.ours === '' ? '(any other)' : code(r.ours)} | ${code(r.theirs)} |` +
-      (extra ? ` ${r.role ?? ''} | ${r.when ? conditionWords(spec.conditions[r.when]) : ''} |` : ''));
-    const head = extra ? '| ours | theirs | role | when |\n| --- | --- | --- | --- |' : '| ours | theirs |\n| --- | --- |';
+      (extra ? ` ${r.role ?? ''} | ${r.when ? conditionWords(spec.conditions[r.when]) : ''} | ${(r.residual ?? []).join(', ')} |` : ''));
+    const head = extra ? '| ours | theirs | role | when | residual axes |\n| --- | --- | --- | --- | --- |' : '| ours | theirs |\n| --- | --- |';
     return `**${format}**: ${about}\n\n${head}\n${lines.join('\n')}`;
   });
   return [NOTE, ...tables].join('\n\n');

@@ -49,13 +49,22 @@ function checkTensors(spec, conditions) {
 /** Each format's rows, without the words about it. */
 export const formatRows = (spec) => Object.fromEntries(Object.entries(spec.formats ?? {}).map(([name, f]) => [name, f.rows]));
 
-/** Every tensor name of the spec as a pattern, its layer groups' "{i}" kept. */
+/** Every tensor of the spec by its name as a pattern (its layer groups' "{i}" kept). */
 function tensorPatterns(spec) {
-  return spec.groups.flatMap((g) => g.tensors.map((t) => (g.prefix ?? '') + t.name));
+  return new Map(spec.groups.flatMap((g) => g.tensors.map((t) => [(g.prefix ?? '') + t.name, t])));
+}
+
+/** Checks a row's residual axes: distinct axes of the one tensor it names. @throws Error on others. */
+function checkResidual(row, tensor, where) {
+  if (row.residual === undefined) return;
+  const rank = tensor?.shape.length ?? 0;
+  const ok = Array.isArray(row.residual) && row.residual.every((a, k) => Number.isInteger(a) && a >= 0 && a < rank && row.residual.indexOf(a) === k);
+  if (!ok) throw new Error(`${where}: residual ${JSON.stringify(row.residual)} is not a list of distinct axes of one tensor`);
 }
 
 // A format's row maps a whole name, or every name under a prefix ending in "." (or empty): each of
-// ours must be a tensor of the spec, or the start of one, and a row's condition one of the spec's.
+// ours must be a tensor of the spec, or the start of one, a row's condition one of the spec's, and
+// its residual axes (where it has them) axes of the tensor it names.
 function checkFormats(spec) {
   const patterns = tensorPatterns(spec);
   for (const [format, { rows }] of Object.entries(spec.formats ?? {})) {
@@ -64,8 +73,9 @@ function checkFormats(spec) {
         throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} has the unknown condition ${JSON.stringify(row.when)}`);
       }
       const prefix = row.ours === '' || row.ours.endsWith('.');
-      const known = patterns.some((p) => (prefix ? p.startsWith(row.ours) : p === row.ours));
+      const known = [...patterns.keys()].some((p) => (prefix ? p.startsWith(row.ours) : p === row.ours));
       if (!known) throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} names no tensor of the spec`);
+      checkResidual(row, patterns.get(row.ours), `tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)}`);
       if (prefix !== (row.theirs === '' || row.theirs.endsWith('.'))) {
         throw new Error(`tensor_spec.json format ${JSON.stringify(format)}: ${JSON.stringify(row.ours)} and ${JSON.stringify(row.theirs)} are not both prefixes or both names`);
       }

@@ -83,8 +83,11 @@ export const TENSOR_GROUPS: readonly TensorGroup[] = ${data(groups)};
 /** The names of the tensors a model has once (the spec's model and optional groups), by their camelCase keys. */
 export const MODEL_TENSORS = ${modelTensors(spec)} as const;
 
-/** One row of a format: our name and theirs, with how theirs is stored (role) and the config it holds under (when). */
-export interface FormatRow { ours: string; theirs: string; role?: string; when?: string }
+/**
+ * One row of a format: our name and theirs, with how theirs is stored (role), the config it holds
+ * under (when), and the axes of our tensor that are the residual stream's dimensions (residual).
+ */
+export interface FormatRow { ours: string; theirs: string; role?: string; when?: string; residual?: readonly number[] }
 
 /**
  * Each foreign format's names for ours (format-rows.ts reads them): a row maps a whole name, or
