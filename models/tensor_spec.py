@@ -102,9 +102,8 @@ def our_name(format_name, theirs, config=None):
     return found[0] if found else None
 
 
-def expected_tensors(config):
-    """[(name, shape, kind, optional group index or None)] that `config` (the file's config dict) calls
-    for, layers expanded; -1 in a shape is any length. Raises ValueError for an invalid config."""
+def _expanded(config):
+    """(name, shape, the spec's tensor, optional group index or None) of each tensor `config` calls for."""
     c = resolve_config(config)
 
     def dimension(rule):
@@ -112,7 +111,6 @@ def expected_tensors(config):
         field = DIMENSIONS[base]
         return -1 if field is None else c[field] + int(plus or 0)
 
-    out = []
     for g, group in enumerate(TENSOR_GROUPS):
         layers = {"encoder_layer": c["encoder_layers"], "decoder_layer": c["decoder_layers"]}.get(group["scope"], 1)
         for i in range(layers):
@@ -120,8 +118,27 @@ def expected_tensors(config):
             for t in group["tensors"]:
                 when = CONDITIONS.get(t.get("when"))
                 if when is None or c[when["field"]] == when["is"]:
-                    out.append((prefix + t["name"], [dimension(d) for d in t["shape"]], t["kind"],
-                                g if group.get("all_or_none") else None))
+                    yield prefix + t["name"], [dimension(d) for d in t["shape"]], t, g if group.get("all_or_none") else None
+
+
+def expected_tensors(config):
+    """[(name, shape, kind, optional group index or None)] that `config` (the file's config dict) calls
+    for, layers expanded; -1 in a shape is any length. Raises ValueError for an invalid config."""
+    return [(name, shape, t["kind"], group) for name, shape, t, group in _expanded(config)]
+
+
+def initial_tensors(config, generator, std=0.02):
+    """{name: fp32 tensor} of every tensor `config` calls for but the optional groups', in the spec's
+    order, at initial values: the spec's init where it has one (ones for a layer norm's scale, zeros for
+    a bias), else N(0, std²) drawn from `generator` (a torch.Generator). For models whose weights only
+    their size matters to (the bench's size fixtures). Raises ValueError for an invalid config."""
+    import torch
+
+    out = {}
+    for name, shape, t, group in _expanded(config):
+        if group is None:
+            init = t.get("init")
+            out[name] = torch.ones(shape) if init == "ones" else torch.zeros(shape) if init == "zeros" else torch.randn(*shape, generator=generator) * std
     return out
 
 

@@ -13,8 +13,8 @@ zero vector, layer norm epsilon 1e-6), so that both engines compute the same fun
 The vocabulary is the bench model's 8,000-piece SentencePiece model (build/marian-fixtures/
 bench-marian-en-de.crossattn) with 24,000 numbered pieces added ("\u2581x123"): texts tokenize as with that
 model, and the output layer has 32,000 rows. Weights are N(0, 0.02) from
-seed 1 (the SSRU's W and Wf N(0, 1/d_model) and forget bias 0, as bench/export_marian.py --ssru draws
-them), layer norms 1 and 0; final_logits_bias is -10000 for the special pieces (pad, unk, bos, eos):
+seed 1, biases 0 and layer norms 1 and 0 (the spec's init, models/tensor_spec.py initial_tensors);
+final_logits_bias is -10000 for the special pieces (pad, unk, bos, eos):
 no engine ends a translation early, so both decode to their length limit. The file carries a lexical
 shortlist as Firefox's models ship one (Bergamot's settings: 100 frequent pieces, 50 per source piece;
 models/shortlist.py), from --shortlist-train's piece links aligned with the 8,000-piece model
@@ -33,7 +33,8 @@ from sentencepiece import sentencepiece_model_pb2
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "models"))
 from model_file import read_safetensors, write_safetensors  # noqa: E402
-from tensor_spec import expected_tensors  # noqa: E402
+from model_spec_generated import ModelTensors as MT  # noqa: E402
+from tensor_spec import initial_tensors  # noqa: E402
 
 BASE = os.path.join(ROOT, "build", "marian-fixtures", "bench-marian-en-de.crossattn")
 D, HEADS, FF, VOCAB = 256, 8, 1536, 32000
@@ -54,15 +55,6 @@ def widened_spm(spm_bytes):
     return proto.SerializeToString()
 
 
-def random_tensor(name, shape, g):
-    if "layer_norm.weight" in name:
-        return torch.ones(shape)
-    if name.endswith(("bias", "forget_bias")):
-        return torch.zeros(shape)
-    std = D ** -0.5 if ".ssru." in name else 0.02
-    return torch.randn(*shape, generator=g) * std
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
@@ -76,11 +68,11 @@ def main():
     config = json.loads(metadata["config"])
     config.update(name="firefox-tiny-size-en-de", d_model=D, n_heads=HEADS, d_ff=FF, vocab_size=VOCAB,
                   decoder_autoregression="ssru", max_positions=512, final_logits_bias=True)
-    g = torch.Generator().manual_seed(1)
-    tensors = {name: random_tensor(name, shape, g) for name, shape, _, group in expected_tensors(config) if group is None}
+    tensors = initial_tensors(config, torch.Generator().manual_seed(1))
     for special in ("pad_id", "unk_id", "bos_id", "eos_id"):
-        tensors["final_logits_bias"][config[special]] = -10000.0
-    tensors["tokenizer.spm"] = torch.frombuffer(bytearray(widened_spm(base["tokenizer.spm"].numpy().tobytes())), dtype=torch.uint8)
+        tensors[MT.FINAL_LOGITS_BIAS][config[special]] = -10000.0
+    spm = json.loads(metadata["tokenizer"])["source_spm"]  # one SentencePiece model for both sides
+    tensors[spm] = torch.frombuffer(bytearray(widened_spm(base[spm].numpy().tobytes())), dtype=torch.uint8)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     write_safetensors(out, tensors, {**{k: metadata[k] for k in ("format", "format_version", "tokenizer")},
                                      "config": json.dumps(config), "source": "tools/firefox-tiny-size-fixture.py (random weights)"})

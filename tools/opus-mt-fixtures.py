@@ -55,12 +55,11 @@ from model_file import engine_name, write_safetensors  # noqa: E402
 from model_spec_generated import ModelTensors as T  # noqa: E402
 from tensor_spec import their_name  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from opus_mt_onnx import dump, write_transformers_js  # noqa: E402
+from opus_mt_onnx import HF, dump, write_transformers_js  # noqa: E402
 
 WEIGHTS = os.path.join(ROOT, "models", "runs", "bench-marian-en-de", "compact.pt")
 OPUS_MT_ONNX = os.path.join(ROOT, "tools", "opus_mt_onnx.py")
 EXTRA_SOURCE_PIECES = [f"\u2581crossattnunused{i}" for i in range(5)]
-HF = "huggingface-marian"  # the spec's rows for HF MarianMT's names (cpp/model/tensor_spec.json "formats")
 
 
 def hf_positions(n_pos, dim):

@@ -10,8 +10,9 @@ npm run bench:convert (bench/page-convert.js) converts the HF folder in the page
 The shapes are Helsinki-NLP/opus-mt-en-de's (its config.json: d_model 512, 6 + 6 layers, 8 heads,
 d_ff 2048, swish, a shared vocabulary of 58,101 pieces, 512 positions), so pytorch_model.bin is
 torch.save's zip of about 300 MB of float32, as transformers saved OPUS-MT models before safetensors.
-The weights are N(0, 0.02) from seed 1; the SentencePiece models are the small fixture's
-(tools/opus-mt-fixtures.py), and vocab.json lists their pieces, then numbered ones up to 58,101.
+The weights are N(0, 0.02) from seed 1, biases 0 and layer norms 1 and 0 (the spec's init); the
+SentencePiece models are the small fixture's (tools/opus-mt-fixtures.py), and vocab.json lists their
+pieces, then numbered ones up to 58,101.
 final_logits_bias is -10000 for </s> and <pad> (0 elsewhere): no engine ends a translation early, so
 every engine decodes exactly the number of tokens it is asked for.
 --transformers-js writes the folder of transformers.js's Xenova/opus-mt-* models (tools/opus_mt_onnx.py,
@@ -30,7 +31,10 @@ import sentencepiece as spm
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from opus_mt_onnx import write_transformers_js  # noqa: E402
+from opus_mt_onnx import HF, write_transformers_js  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+from model_spec_generated import ModelTensors as T  # noqa: E402
+from tensor_spec import initial_tensors, their_name  # noqa: E402
 
 D, LAYERS, HEADS, FF, VOCAB, POSITIONS = 512, 6, 8, 2048, 58101, 512
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -38,25 +42,22 @@ SMALL = os.path.join(ROOT, "build", "fixtures", "opus-mt", "hf", "opus-mt-en-de"
 
 
 def state_dict():
-    g = torch.Generator().manual_seed(1)
-    randn = lambda *shape: torch.randn(*shape, generator=g) * 0.02
-    emb = randn(VOCAB, D)
-    bias = torch.zeros(1, VOCAB)
-    bias[0, 0] = bias[0, VOCAB - 1] = -10000.0  # </s> and <pad> (Marian's vocabulary: </s> is 0, <pad> last)
-    s = collections.OrderedDict([("model.shared.weight", emb), ("final_logits_bias", bias)])
-    for side, blocks in (("encoder", ["self_attn"]), ("decoder", ["self_attn", "encoder_attn"])):
-        s[f"model.{side}.embed_tokens.weight"] = emb
-        s[f"model.{side}.embed_positions.weight"] = positions()
-        for i in range(LAYERS):
-            p = f"model.{side}.layers.{i}"
-            for b in blocks:
-                for proj in ("q", "k", "v", "out"):
-                    s[f"{p}.{b}.{proj}_proj.weight"], s[f"{p}.{b}.{proj}_proj.bias"] = randn(D, D), randn(D)
-                s[f"{p}.{b}_layer_norm.weight"], s[f"{p}.{b}_layer_norm.bias"] = torch.ones(D), torch.zeros(D)
-            s[f"{p}.fc1.weight"], s[f"{p}.fc1.bias"] = randn(FF, D), randn(FF)
-            s[f"{p}.fc2.weight"], s[f"{p}.fc2.bias"] = randn(D, FF), randn(D)
-            s[f"{p}.final_layer_norm.weight"], s[f"{p}.final_layer_norm.bias"] = torch.ones(D), torch.zeros(D)
-    s["lm_head.weight"] = emb
+    """HF MarianMTModel's state dict of these shapes: the spec's tensors at initial values (models/
+    tensor_spec.py initial_tensors) under HF's names (the spec's huggingface-marian rows), the embedding
+    tied as MarianMTModel ties it, and the sinusoid tables that HF keeps as weights."""
+    config = {"encoder_layers": LAYERS, "decoder_layers": LAYERS, "d_model": D, "n_heads": HEADS, "d_ff": FF,
+              "activation": "swish", "layer_norm": "post", "embed_scale": True, "max_positions": POSITIONS,
+              "tied_embeddings": True, "shared_vocab": True, "final_logits_bias": True, "vocab_size": VOCAB,
+              "pad_id": VOCAB - 1, "unk_id": 1, "bos_id": VOCAB - 1, "eos_id": 0}  # Marian's: </s> 0, <pad> last
+    ours = initial_tensors(config, torch.Generator().manual_seed(1))
+    bias = ours[T.FINAL_LOGITS_BIAS]
+    bias[config["eos_id"]] = bias[config["pad_id"]] = -10000.0
+    ours[T.FINAL_LOGITS_BIAS] = bias[None, :]  # HF's [1, V]
+    s = collections.OrderedDict((their_name(HF, name), t) for name, t in ours.items())
+    for name in (T.ENCODER_EMBED_TOKENS_WEIGHT, T.DECODER_EMBED_TOKENS_WEIGHT, T.LM_HEAD_WEIGHT):
+        s[their_name(HF, name)] = ours[T.SHARED_WEIGHT]
+    for side in ("encoder", "decoder"):
+        s[f"model.{side}.embed_positions.weight"] = positions()  # HF's own, not in our file
     return s
 
 

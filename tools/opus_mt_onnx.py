@@ -20,6 +20,11 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "models"))
+from model_spec_generated import ModelTensors as T  # noqa: E402
+from tensor_spec import their_name  # noqa: E402
+
+HF = "huggingface-marian"  # the spec's rows for HF MarianMT's names (cpp/model/tensor_spec.json "formats")
 
 
 class MarianAttention(nn.Module):
@@ -163,15 +168,12 @@ class DecoderModelMerged(nn.Module):
 
 
 def load_hf_state(module, state):
-    """Loads HF-named tensors into EncoderModel / DecoderModelMerged (tied: embed_tokens and lm_head =
-    model.shared.weight, as tie_word_embeddings and share_encoder_decoder_embeddings make them)."""
-    own = {}
-    for name in module.state_dict():
-        if name.endswith("embed_tokens.weight") or name == "lm_head.weight":
-            own[name] = state["model.shared.weight"]
-        else:
-            own[name] = state[name]
-    module.load_state_dict(own)
+    """Loads HF-named tensors into EncoderModel / DecoderModelMerged (tied: both embeddings and the output
+    layer are the shared embedding, as tie_word_embeddings and share_encoder_decoder_embeddings make them;
+    HF's names by the spec's huggingface-marian rows)."""
+    tied = {their_name(HF, name) for name in (T.ENCODER_EMBED_TOKENS_WEIGHT, T.DECODER_EMBED_TOKENS_WEIGHT, T.LM_HEAD_WEIGHT)}
+    shared = state[their_name(HF, T.SHARED_WEIGHT)]
+    module.load_state_dict({name: shared if name in tied else state[name] for name in module.state_dict()})
     if hasattr(module, "lm_head"):
         module.lm_head.weight = module.model.decoder.embed_tokens.weight  # tied, one parameter as in HF
     return module.eval()

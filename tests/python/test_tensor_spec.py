@@ -10,7 +10,7 @@ import unittest
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "models"))
 from model_file import DTYPES, read_safetensors, write_safetensors  # noqa: E402
-from tensor_spec import check_tensors, expected_tensors  # noqa: E402
+from tensor_spec import check_tensors, expected_tensors, initial_tensors  # noqa: E402
 
 SHIPPED = sorted(glob.glob(os.path.join(ROOT, "models", "*", "*.crossattn")))
 
@@ -34,6 +34,24 @@ class TensorSpecTest(unittest.TestCase):
         self.assertEqual(names["decoder.layers.1.ssru.forget_weight"], [8, 8])
         self.assertNotIn("decoder.layers.0.self_attn.q_proj.weight", names)
         self.assertEqual(names["shortlist.offsets"], [13])
+
+    def test_initial_tensors_pass_the_check_with_neutral_norms_and_biases(self):
+        import torch
+
+        config = {"encoder_layers": 1, "decoder_layers": 1, "d_model": 8, "n_heads": 2, "d_ff": 16, "activation": "relu",
+                  "embed_scale": True, "max_positions": 16, "vocab_size": 10, "pad_id": 0, "unk_id": 1, "bos_id": 2, "eos_id": 3,
+                  "shared_vocab": True, "tied_embeddings": True, "layer_norm": "pre", "final_logits_bias": True}
+        tensors = initial_tensors(config, torch.Generator().manual_seed(1))
+        check_tensors(config, {n: ("F32", list(t.shape)) for n, t in tensors.items()}, set())
+        self.assertTrue(torch.equal(tensors["decoder.layers.0.cross_attn_layer_norm.weight"], torch.ones(8)))
+        self.assertTrue(torch.equal(tensors["encoder.layer_norm.weight"], torch.ones(8)))
+        for name in ("encoder.layers.0.fc1.bias", "final_logits_bias", "decoder.layer_norm.bias"):
+            self.assertEqual(tensors[name].abs().max().item(), 0, name)
+        q = tensors["encoder.layers.0.self_attn.q_proj.weight"]
+        self.assertGreater(q.std().item(), 0.01)
+        self.assertLess(q.std().item(), 0.04)
+        again = initial_tensors(config, torch.Generator().manual_seed(1))
+        self.assertTrue(all(torch.equal(tensors[n], again[n]) for n in tensors), "seeded: the same tensors again")
 
     def test_write_refuses_what_the_spec_refuses(self):
         tensors, metadata = read_safetensors(os.path.join(ROOT, "models", "multi30k-en-de", "multi30k-en-de.crossattn"))

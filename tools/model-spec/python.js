@@ -34,7 +34,7 @@ CONDITIONS = ${data(spec.conditions)}
 # The config field a shape rule's letter reads; None: any length.
 DIMENSIONS = ${data(dimensions)}
 
-# The tensor groups, in the spec's order: scope, layer prefix, all or none, tensors (name, shape rules, kind, condition).
+# The tensor groups, in the spec's order: scope, layer prefix, all or none, tensors (name, shape rules, kind, initial value, condition).
 TENSOR_GROUPS = ${data(groups)}
 
 

@@ -9,6 +9,8 @@ export const SPEC = fileURLToPath(new URL('../../cpp/model/tensor_spec.json', im
 /** The words of the spec and what each generated checker does with them. */
 export const SCOPES = ['model', 'encoder_layer', 'decoder_layer', 'optional'];
 export const KINDS = ['matrix', 'vector', 'ids', 'f32'];
+/** A vector's neutral initial value, where the spec gives one (a layer norm's scale, a bias). */
+export const INITS = ['ones', 'zeros'];
 export const FIELD_TYPES = ['int', 'number', 'bool', 'string', 'enum'];
 
 /** A shape rule ("D", "Vs+1") as [dimension key, extra], or an Error naming `where`. */
@@ -41,6 +43,7 @@ function checkTensors(spec, conditions) {
       const where = `tensor_spec.json ${t.name}`;
       if (!KINDS.includes(t.kind)) throw new Error(`${where}: unknown kind ${JSON.stringify(t.kind)}`);
       if (t.when !== undefined && !conditions.has(t.when)) throw new Error(`${where}: unknown condition ${JSON.stringify(t.when)}`);
+      if (t.init !== undefined && !(INITS.includes(t.init) && t.kind === 'vector')) throw new Error(`${where}: init ${JSON.stringify(t.init)} is not ones or zeros of a vector`);
       for (const d of t.shape) dimensionRule(d, spec.dimensions, where);
     }
   }

@@ -25,6 +25,13 @@ function modelTensors(spec) {
   return `{\n${names.map((n) => `  ${nameKey(n)}: ${JSON.stringify(n)},`).join('\n')}\n}`;
 }
 
+/** LAYER_TENSORS's object literal: the names of the encoder's and decoder's layer tensors, without their layer prefix. */
+function layerTensors(spec) {
+  const layers = spec.groups.filter((g) => g.scope === 'encoder_layer' || g.scope === 'decoder_layer');
+  const names = [...new Set(layers.flatMap((g) => g.tensors.map((t) => t.name)))];
+  return `{\n${names.map((n) => `  ${nameKey(n)}: ${JSON.stringify(n)},`).join('\n')}\n}`;
+}
+
 /** bindings/src/convert/model-spec.generated.ts's text for a checked spec (spec.js readSpec). */
 export function generatedTypeScript(spec) {
   const declarations = spec.config.flatMap((row) => row.fields.map((f) => fieldDeclaration(f, row.about)));
@@ -74,7 +81,7 @@ export interface TensorGroup {
   scope: 'model' | 'encoder_layer' | 'decoder_layer' | 'optional';
   prefix?: string;
   all_or_none?: boolean;
-  tensors: readonly { name: string; shape: readonly string[]; kind: TensorKind; when?: string }[];
+  tensors: readonly { name: string; shape: readonly string[]; kind: TensorKind; init?: 'ones' | 'zeros'; when?: string }[];
 }
 
 /** The spec's tensor groups, in its order. */
@@ -82,6 +89,9 @@ export const TENSOR_GROUPS: readonly TensorGroup[] = ${data(groups)};
 
 /** The names of the tensors a model has once (the spec's model and optional groups), by their camelCase keys. */
 export const MODEL_TENSORS = ${modelTensors(spec)} as const;
+
+/** The names of the tensors in each encoder or decoder layer, without the layer's prefix (tensor-spec.ts layerTensor adds it). */
+export const LAYER_TENSORS = ${layerTensors(spec)} as const;
 
 /**
  * One row of a format: our name and theirs, with how theirs is stored (role), the config it holds

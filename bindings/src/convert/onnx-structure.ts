@@ -19,7 +19,10 @@
  * decoders hold the decoder twice, with and without past keys) is read on its own.
  */
 import { ConvertError } from './convert-error.js';
+import { hfName } from './marian-hf-weights.js';
+import { LAYER_TENSORS as L, MODEL_TENSORS as ours } from './model-spec.generated.js';
 import type { OnnxGraph, OnnxNode } from './onnx.js';
+import { layerTensor } from './tensor-spec.js';
 
 /** Sizes the roles are checked against (config.json's). */
 export interface StructureFacts { layers: number; dModel: number; vocabSize: number; maxPositions: number }
@@ -202,6 +205,13 @@ function assignNorm(f: Dataflow, roles: Map<OnnxNode, string>, w: OnnxNode, name
   if (shift) roles.set(shift.node, name);
 }
 
+/** HF's module of our weight `ours` (`decoder.layers.0.cross_attn.q_proj.weight` -> `model.decoder.layers.0.encoder_attn.q_proj`), by the spec's rows. */
+const hfModule = (ours: string) => hfName(ours).replace(/\.weight$/, '');
+
+/** An attention block's weights and its layer norm's scale, as layer tensors of the spec. */
+const SELF_ATTENTION = { q: L.selfAttnQProjWeight, k: L.selfAttnKProjWeight, v: L.selfAttnVProjWeight, out: L.selfAttnOutProjWeight, norm: L.selfAttnLayerNormWeight };
+const CROSS_ATTENTION = { q: L.crossAttnQProjWeight, k: L.crossAttnKProjWeight, v: L.crossAttnVProjWeight, out: L.crossAttnOutProjWeight, norm: L.crossAttnLayerNormWeight };
+
 /** The expected block kinds of a side's layers, in order. */
 const LAYER_PATTERN = { encoder: ['self', 'ffn'], decoder: ['self', 'cross', 'ffn'] } as const;
 
@@ -215,15 +225,15 @@ function nameLayers(f: Dataflow, side: 'encoder' | 'decoder', roles: Map<OnnxNod
     throw new ConvertError(file, 'graph', `its sub-layers run as [${kinds.join(', ')}], not as a Marian ${side}'s layers (${pattern.join(', ')}) repeated`);
   }
   blocks.forEach((b, i) => {
-    const layer = `model.${side}.layers.${Math.floor(i / pattern.length)}`;
+    const module = (weight: string) => hfModule(layerTensor(side, Math.floor(i / pattern.length), weight));
     if (b.kind === 'ffn') {
-      assignProduct(f, roles, b.fc1, `${layer}.fc1`);
-      assignProduct(f, roles, b.fc2, `${layer}.fc2`, `${layer}.final_layer_norm`);
+      assignProduct(f, roles, b.fc1, module(L.fc1Weight));
+      assignProduct(f, roles, b.fc2, module(L.fc2Weight), module(L.finalLayerNormWeight));
       return;
     }
-    const module = `${layer}.${b.cross ? 'encoder_attn' : 'self_attn'}`;
-    for (const p of ['q', 'k', 'v'] as const) assignProduct(f, roles, b[p], `${module}.${p}_proj`);
-    assignProduct(f, roles, b.out, `${module}.out_proj`, `${layer}.${b.cross ? 'encoder_attn' : 'self_attn'}_layer_norm`);
+    const weights = b.cross ? CROSS_ATTENTION : SELF_ATTENTION;
+    for (const p of ['q', 'k', 'v'] as const) assignProduct(f, roles, b[p], module(weights[p]));
+    assignProduct(f, roles, b.out, module(weights.out), module(weights.norm));
   });
   return kinds.length / pattern.length;
 }
@@ -235,18 +245,18 @@ function nameEnds(f: Dataflow, side: 'encoder' | 'decoder', facts: StructureFact
     const table = f.initializer(n.inputs[0]);
     const dims = table === undefined ? [] : f.graph.initializers.get(table)!.dims;
     if (dims.length !== 2 || dims[1] !== facts.dModel) continue;
-    if (dims[0] === facts.vocabSize) roles.set(n, `model.${side}.embed_tokens`);
-    else if (dims[0] === facts.maxPositions) roles.set(n, `model.${side}.embed_positions`);
+    if (dims[0] === facts.vocabSize) roles.set(n, hfModule(side === 'encoder' ? ours.encoderEmbedTokensWeight : ours.decoderEmbedTokensWeight));
+    else if (dims[0] === facts.maxPositions) roles.set(n, `model.${side}.embed_positions`);  // HF's sinusoid table, not in our file
   }
   if (side !== 'decoder') return;
   for (const n of f.nodes) {
     if (roles.has(n) || !f.isWeightProduct(n)) continue;
     const w = f.graph.initializers.get(f.initializer(n.inputs[1])!)!;
     if (w.dims.length !== 2 || !w.dims.includes(facts.vocabSize)) continue;
-    roles.set(n, 'lm_head');
+    roles.set(n, hfModule(ours.lmHeadWeight));
     const bias = f.forward(n, (a) => a.opType === 'Add' && a.inputs.some((i) => f.graph.initializers.get(f.initializer(i) ?? '')?.data.length === facts.vocabSize),
       (a) => ['Cast', 'Mul'].includes(a.opType));
-    if (bias) roles.set(bias.node, 'final_logits_bias');
+    if (bias) roles.set(bias.node, hfName(ours.finalLogitsBias));
   }
 }
 

@@ -15,7 +15,9 @@
  */
 import { ConvertError } from './convert-error.js';
 import { sameTensor } from './files.js';
+import { hfName } from './marian-hf-weights.js';
 import type { Tensor } from './model-file.js';
+import { MODEL_TENSORS as ours } from './model-spec.generated.js';
 import type { OnnxGraph, OnnxNode, OnnxTensor } from './onnx.js';
 
 /** HF-named tensors of one graph, plus how the output layer and positions were stored. */
@@ -156,7 +158,7 @@ class GraphWeights {
   /** Reads the weight, bias or table of module `name` (onnx-structure.ts) that `node` reads. */
   visit(node: OnnxNode, name: string): void {
     const isNorm = name.endsWith('layer_norm');
-    if (name === 'final_logits_bias') return this.vector(node, name, '');
+    if (name === hfName(ours.finalLogitsBias)) return this.vector(node, name, '');
     switch (node.opType) {
       case 'MatMul': if (!isNorm) this.set(`${name}.weight`, this.linearWeight(this.weightName(node.inputs[1]), true, name)); break;
       case 'MatMulInteger': this.integerWeight(node, name); break;

@@ -87,6 +87,15 @@ export function isLayerTensor(name: string): boolean {
   });
 }
 
+/**
+ * The full name of layer tensor `name` (a LAYER_TENSORS name) in `side`'s layer `layer`, by the
+ * spec's layer prefix (`decoder`, 0, `cross_attn.q_proj.weight` -> `decoder.layers.0.cross_attn.q_proj.weight`).
+ */
+export function layerTensor(side: 'encoder' | 'decoder', layer: number, name: string): string {
+  const group = TENSOR_GROUPS.find((g) => g.scope === `${side}_layer`)!;
+  return group.prefix!.replace('{i}', String(layer)) + name;
+}
+
 function dimension(rule: string, c: Resolved): number {
   const [base, plus] = rule.split('+');
   const d = DIMENSIONS[base];

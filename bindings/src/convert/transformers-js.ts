@@ -51,7 +51,7 @@ function assemble(enc: OnnxWeights, dec: OnnxWeights, paths: { encoder: string; 
   if (!tied) {
     tensors.set(ours.lmHeadWeight, lmHead);
     const scale = dec.tensors.get(`${hfName(ours.lmHeadWeight)}_scale`);
-    if (scale) tensors.set('lm_head.weight_scale', scale);
+    if (scale) tensors.set(`${ours.lmHeadWeight}_scale`, scale);
   }
   dec.tensors.delete(`${hfName(ours.lmHeadWeight)}_scale`);
   tensors.set(ours.finalLogitsBias, take(dec, hfName(ours.finalLogitsBias), paths.decoder));
