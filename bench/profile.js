@@ -3,11 +3,13 @@
 // translating a test set one sentence at a time, after the load (which it leaves out), each sample
 // charged to the function it stopped in and each function to a phase by its name (PHASES below).
 //
-//   node bench/profile.js --model FILE --src FILE [--limit N] [--beam-size N] [--no-shortlist] [--top N] [--write [--out DIR]]
+//   node bench/profile.js --model FILE --src FILE [--limit N] [--beam-size N] [--no-shortlist] [--top N]
+//       [--simd simd128|relaxed] [--write [--out DIR]]
 //
 // The engine is relinked once into build/profile/ with --profiling-funcs (the same objects as
-// dist/crossattn.wasm, only function names added: V8 compiles the same code), beside a copy of
-// dist/'s JavaScript; so `bash tools/dev.sh build` first. Prints one JSON object: the sampled ms,
+// dist/crossattn.wasm, or with --simd relaxed dist/crossattn-relaxed.wasm, only function names added:
+// V8 compiles the same code), beside a copy of dist/'s JavaScript; so `bash tools/dev.sh build`
+// first. The relaxed build needs a Node that runs relaxed SIMD (22 or later). Prints one JSON object: the sampled ms,
 // each phase's ms and share, target tokens, and the `--top` functions by their own time. --write also
 // keeps it in --out/performance.json (docs/ by default) under `profile`, one entry per model and
 // decoding, and writes performance.md again from that file (bench/profile-report.js's section).
@@ -22,15 +24,18 @@ import { performanceMarkdown } from './report.js';
 const { values } = parseArgs({
   options: { model: { type: 'string' }, src: { type: 'string' }, limit: { type: 'string' },
              'beam-size': { type: 'string', default: '1' }, 'no-shortlist': { type: 'boolean', default: false },
-             top: { type: 'string', default: '12' }, write: { type: 'boolean', default: false },
+             top: { type: 'string', default: '12' }, simd: { type: 'string', default: 'simd128' },
+             write: { type: 'boolean', default: false },
              out: { type: 'string', default: 'docs' } },
 });
-if (!values.model || !values.src) {
-  console.error('usage: node bench/profile.js --model FILE --src FILE [--limit N] [--beam-size N] [--no-shortlist] [--top N]');
+if (!values.model || !values.src || !['simd128', 'relaxed'].includes(values.simd)) {
+  console.error('usage: node bench/profile.js --model FILE --src FILE [--limit N] [--beam-size N] [--no-shortlist] [--top N] [--simd simd128|relaxed]');
   process.exit(2);
 }
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const out = path.join(root, 'build', 'profile');
+/** The engine build profiled: its build folder (bindings/build-wasm.sh) and its file name in dist/. */
+const build = values.simd === 'relaxed' ? { dir: 'wasm-relaxed', name: 'crossattn-relaxed' } : { dir: 'wasm', name: 'crossattn' };
 
 /** Each phase and the function names (C++ demangled, or JavaScript) charged to it; the first match wins. */
 const PHASES = [
@@ -45,16 +50,18 @@ const PHASES = [
   ['garbage collection and idle', /^\((garbage collector|idle|program)\)$/],
 ];
 
-/** Relinks dist/crossattn.wasm's objects with function names into `out`, beside dist/'s JavaScript. */
+/** Relinks the build's objects with function names into `out`, beside dist/'s JavaScript. */
 function profilingBuild() {
-  const wasmDir = path.join(root, 'build', 'wasm');
+  const wasmDir = path.join(root, 'build', build.dir);
   const link = readFileSync(path.join(wasmDir, 'CMakeFiles', 'crossattn-wasm.dir', 'link.txt'), 'utf8').trim().split(/\s+/);
   const at = link.indexOf('-o');
-  link.splice(at, 2, '--profiling-funcs', '-o', path.join(out, 'crossattn.mjs'));
+  link.splice(at, 2, '--profiling-funcs', '-o', path.join(out, `${build.name}.mjs`));
   mkdirSync(out, { recursive: true });
-  cpSync(path.join(root, 'dist'), out, { recursive: true, filter: (f) => !/crossattn\.(mjs|wasm)$/.test(f) });
+  cpSync(path.join(root, 'dist'), out, { recursive: true, filter: (f) => path.basename(f) !== `${build.name}.mjs` && path.basename(f) !== `${build.name}.wasm` });
   writeFileSync(path.join(out, 'package.json'), '{ "type": "module" }\n');
-  execFileSync(link[0], link.slice(1), { cwd: wasmDir, stdio: 'inherit', env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } });
+  // The relaxed build links with LLVM 19 through Emscripten 3.1.6, as bindings/build-wasm.sh does.
+  const relaxed = values.simd === 'relaxed' ? { EM_LLVM_ROOT: path.join(root, 'build', 'llvm19-for-emscripten'), EMCC_READ_METADATA: 'python' } : {};
+  execFileSync(link[0], link.slice(1), { cwd: wasmDir, stdio: 'inherit', env: { ...process.env, NODE_PATH: '/usr/share/nodejs', ...relaxed } });
 }
 
 /** Self ms per function name of a V8 CPU profile (samples charged by their time deltas). */
@@ -70,7 +77,7 @@ function selfMs(profile) {
 
 profilingBuild();
 const { Translator, prepareEngine } = await import(path.join(out, 'index.js'));
-const wasm = await prepareEngine(readFileSync(path.join(out, 'crossattn.wasm')));
+const wasm = await prepareEngine(readFileSync(path.join(out, `${build.name}.wasm`)));
 const translator = await Translator.load(readFileSync(values.model), { wasm });
 let lines = readFileSync(values.src, 'utf8').split('\n').filter((l) => l.trim());
 if (values.limit) lines = lines.slice(0, Number(values.limit));
@@ -96,7 +103,7 @@ const cpu = os.cpus()[0];
 const result = {
   date: new Date().toISOString(), machine: `${cpu.model}, ${os.cpus().length} cores, Node ${process.version}`,
   command: ['npm run bench:profile --', ...process.argv.slice(2).filter((a) => a !== '--write')].join(' '),
-  model: values.model, src: values.src, sentences: lines.length, beam_size: options.beamSize, shortlist: options.shortlist,
+  model: values.model, src: values.src, simd: values.simd, sentences: lines.length, beam_size: options.beamSize, shortlist: options.shortlist,
   target_tokens: targetTokens, sampled_ms: round(total),
   phases: Object.fromEntries(Object.entries(phases).map(([name, t]) => [name, { ms: round(t), share: round(t / total, 3) }])),
   top_functions: [...ms].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))
@@ -107,7 +114,7 @@ console.log(JSON.stringify(result, null, 1));
 if (values.write) {
   const file = path.join(values.out, 'performance.json');
   const report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  const same = (p) => p.model === result.model && p.beam_size === result.beam_size && p.shortlist === result.shortlist;
+  const same = (p) => p.model === result.model && p.beam_size === result.beam_size && p.shortlist === result.shortlist && (p.simd ?? 'simd128') === result.simd;
   report.profile = [...(report.profile ?? []).filter((p) => !same(p)), result];
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   if (report.models) writeFileSync(path.join(values.out, 'performance.md'), performanceMarkdown(report));
