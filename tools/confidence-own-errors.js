@@ -15,16 +15,24 @@
  * TARGET_RECALL of the fit half's bad translations (the issue's bar is half of them on held-out
  * data); the word threshold is the highest whose boxed words are errors with WORD_PRECISION on the fit half.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Translator, isFlagged } from '../dist/index.js';
-import { convertModel } from '../dist/convert/index.js';
-import { writeModelFile } from '../dist/convert/model-file.js';
 import { rocAuc, precisionRecall } from './confidence-roc.js';
 import { BAD_CHRF, badSentence, wordTags } from './word-tags.js';
 import { sentenceSureness } from '../web/confidence-view.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
+
+/** `input` (a model folder or file `crossattn convert` reads) converted by the package's CLI; returns the file's path. */
+function converted(input) {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'crossattn-confidence-')), 'converted.crossattn');
+  execFileSync(process.execPath, [here('../dist/cli.js'), 'convert', input, '-o', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return out;
+}
 /** Share of the fit half's bad translations the marks must reach, above the bar's half for a margin. */
 export const TARGET_RECALL = 0.65;
 /**
@@ -118,7 +126,7 @@ async function main() {
   const models = [
     ['general-en-de', () => Translator.load(here('../models/general-en-de/general-en-de.int8.crossattn'))],
     ['general-de-en', () => Translator.load(here('../models/general-de-en/general-de-en.int8.crossattn'))],
-    [`converted ${values.converted.split('/').slice(-2).join('/')}`, async () => Translator.load(await writeModelFile(await convertModel(values.converted), 'confidence'))],
+    [`converted ${values.converted.split('/').slice(-2).join('/')}`, () => Translator.load(converted(values.converted))],
   ];
   const byModel = [];
   for (const [name, load] of models) {
