@@ -69,9 +69,24 @@ def _tensor_order(tensors):
     return sorted(tensors, key=key)
 
 
+def header_padding(json_length, wide_bytes):
+    """Spaces after a header of `json_length` bytes, followed by `wide_bytes` of tensors wider than a
+    byte: the 1-byte tensors (int8 weights) then start on a 16-byte boundary of the file, where the
+    engine's int8 kernels load them (an engine allocates a file 64-byte aligned), and the wider ones
+    on a multiple of 8, or of 4 where no multiple of 8 does both (models/model_file.py and
+    bindings/src/convert/model-file.ts pad alike); where nothing does both (a 2-byte tensor of odd
+    length), the header is padded to a multiple of 8."""
+    for step in (8, 4):
+        for pad in range(16):
+            start = 8 + json_length + pad
+            if start % step == 0 and (start + wide_bytes) % 16 == 0:
+                return pad
+    return -json_length % 8
+
+
 def write_safetensors(path, tensors, metadata):
     """Writes {name: tensor} and a {str: str} metadata map as safetensors, in _tensor_order, the header
-    padded to 8 bytes. A model file (metadata format "crossattn") gets its `checksum`
+    padded by header_padding. A model file (metadata format "crossattn") gets its `checksum`
     (docs/model-format.md): the XXH3-64 of the whole file with the checksum's 16 hex digits read as
     zeros, written into those digits; its tensors are first checked against the spec
     (cpp/model/tensor_spec.json, tensor_spec.py), so that nothing the engine would refuse is written."""
@@ -89,7 +104,8 @@ def write_safetensors(path, tensors, metadata):
         blobs.append(data)
         offset += len(data)
     header_bytes = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    header_bytes += b" " * (-len(header_bytes) % 8)
+    wide = sum(len(blob) for name, blob in zip(order, blobs) if tensors[name].element_size() > 1)
+    header_bytes += b" " * header_padding(len(header_bytes), wide)
     head = struct.pack("<Q", len(header_bytes)) + header_bytes
     if "checksum" in metadata:
         digest = xxhash.xxh3_64(head)

@@ -24,7 +24,8 @@ using FileBytes = std::shared_ptr<const uint8_t>;
 /// panels are converted where they lie: ModelFile::parse_owned).
 using OwnedFileBytes = std::shared_ptr<uint8_t>;
 
-/// Uninitialised storage for `size` bytes, for the caller to fill (a file read, a copy from JS).
+/// Uninitialised storage for `size` bytes, for the caller to fill (a file read, a copy from JS),
+/// 64-byte aligned. Raises std::bad_alloc when memory runs out.
 OwnedFileBytes allocate_file_bytes(size_t size);
 
 /// A copy of `size` bytes at `data`.

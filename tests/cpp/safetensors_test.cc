@@ -1,5 +1,6 @@
 #include "model/safetensors.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include <gtest/gtest.h>
@@ -26,6 +27,15 @@ ErrorCode parse_error(const std::vector<uint8_t>& bytes) {
   }
   ADD_FAILURE() << "parse accepted a damaged file";
   return ErrorCode::kInvalidInput;
+}
+
+// The writers put int8 weights on 16-byte boundaries of the file (docs/model-format.md); a file's
+// storage starts on a 64-byte one, so those weights lie on 16-byte addresses too.
+TEST(SafeTensors, FileBytesStartOn64ByteBoundaries) {
+  for (const size_t size : {size_t{0}, size_t{1}, size_t{63}, size_t{4096}, size_t{1} << 20}) {
+    const OwnedFileBytes bytes = allocate_file_bytes(size);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(bytes.get()) % 64, 0u) << size;
+  }
 }
 
 TEST(SafeTensors, ReadsTensorsAndMetadata) {

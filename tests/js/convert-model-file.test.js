@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { ModelFormatError, Translator } from '../../dist/index.js';
 import { ConvertError } from '../../dist/convert/convert-error.js';
-import { writeModelFile } from '../../dist/convert/model-file.js';
+import { headerPadding, writeModelFile } from '../../dist/convert/model-file.js';
 import { expectedTensors } from '../../dist/convert/tensor-spec.js';
 import { MODEL, ROOT } from './paths.js';
 
@@ -71,6 +71,33 @@ test('a file the writer makes from a model\'s tensors loads, is checksummed, and
   await expect(Translator.load(damaged)).rejects.toBeInstanceOf(ModelFormatError);
   original.dispose();
   rewritten.dispose();
+});
+
+test('the writer puts int8 weights on a 16-byte boundary of the file and wider tensors on a multiple of 4', async () => {
+  const int8 = `${ROOT}models/general-en-de/general-en-de.int8.crossattn`;
+  const bytes = await writeModelFile(convertedFrom(int8), 'test');
+  const n = Number(new DataView(bytes.buffer).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  delete header.__metadata__;
+  const starts = (dtype) => Object.values(header).filter((t) => t.dtype === dtype).map((t) => 8 + n + t.data_offsets[0]);
+  expect(starts('I8').length).toBeGreaterThan(0);
+  expect(Math.min(...starts('I8')) % 16).toBe(0);
+  for (const start of starts('F32')) expect(start % 4).toBe(0);
+  const original = await Translator.load(int8), rewritten = await Translator.load(bytes);
+  expect((await rewritten.translate('The weather is nice today.')).text).toBe((await original.translate('The weather is nice today.')).text);
+  original.dispose();
+  rewritten.dispose();
+});
+
+test('headerPadding: 1-byte tensors after any header and 4-byte tensors start on 16, the 4-byte ones on 8 where that can be', () => {
+  for (let json = 0; json < 40; ++json) {
+    for (let wide = 0; wide < 64; wide += 4) {
+      const start = 8 + json + headerPadding(json, wide);
+      expect((start + wide) % 16).toBe(0);
+      expect(start % (wide % 8 === 0 ? 8 : 4)).toBe(0);
+    }
+    expect((8 + json + headerPadding(json, 6)) % 8).toBe(0);  // a 2-byte tensor of odd length: as before, a multiple of 8
+  }
 });
 
 test('what the spec refuses is a ConvertError naming the tensor', async () => {

@@ -9,7 +9,7 @@ import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "models"))
-from model_file import DTYPES, read_safetensors, write_safetensors  # noqa: E402
+from model_file import DTYPES, header_padding, read_safetensors, write_safetensors  # noqa: E402
 from tensor_spec import check_tensors, expected_tensors, initial_tensors  # noqa: E402
 
 SHIPPED = sorted(glob.glob(os.path.join(ROOT, "models", "*", "*.crossattn")))
@@ -52,6 +52,24 @@ class TensorSpecTest(unittest.TestCase):
         self.assertLess(q.std().item(), 0.04)
         again = initial_tensors(config, torch.Generator().manual_seed(1))
         self.assertTrue(all(torch.equal(tensors[n], again[n]) for n in tensors), "seeded: the same tensors again")
+
+    def test_int8_weights_start_on_16_bytes_and_wider_tensors_on_4(self):
+        tensors, metadata = read_safetensors(os.path.join(ROOT, "models", "general-en-de", "general-en-de.int8.crossattn"))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "rewritten.crossattn")
+            write_safetensors(path, tensors, metadata)
+            with open(path, "rb") as f:
+                n = int.from_bytes(f.read(8), "little")
+                header = json.loads(f.read(n))
+        header.pop("__metadata__")
+        starts = {dtype: [8 + n + t["data_offsets"][0] for t in header.values() if t["dtype"] == dtype] for dtype in ("I8", "F32")}
+        self.assertEqual(min(starts["I8"]) % 16, 0)
+        self.assertTrue(all(start % 4 == 0 for start in starts["F32"]))
+        for json_length in range(40):
+            for wide in range(0, 64, 4):
+                start = 8 + json_length + header_padding(json_length, wide)
+                self.assertEqual((start + wide) % 16, 0)
+                self.assertEqual(start % (8 if wide % 8 == 0 else 4), 0)
 
     def test_write_refuses_what_the_spec_refuses(self):
         tensors, metadata = read_safetensors(os.path.join(ROOT, "models", "multi30k-en-de", "multi30k-en-de.crossattn"))

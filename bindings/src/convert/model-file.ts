@@ -79,6 +79,23 @@ function tensorOrder(tensors: Map<string, Tensor>): string[] {
   });
 }
 
+/**
+ * Spaces after a header of `jsonLength` bytes, followed by `wideBytes` of tensors wider than a
+ * byte: the 1-byte tensors (int8 weights) then start on a 16-byte boundary of the file, where the
+ * engine's int8 kernels load them (an engine allocates a file 64-byte aligned), and the wider ones on
+ * a multiple of 8, or of 4 where no multiple of 8 does both (models/model_file.py header_padding
+ * pads alike); where nothing does both, the header is padded to a multiple of 8.
+ */
+export function headerPadding(jsonLength: number, wideBytes: number): number {
+  for (const step of [8, 4]) {
+    for (let pad = 0; pad < 16; ++pad) {
+      const start = 8 + jsonLength + pad;
+      if (start % step === 0 && (start + wideBytes) % 16 === 0) return pad;
+    }
+  }
+  return (8 - (jsonLength % 8)) % 8;
+}
+
 function metadataOf(model: ConvertedModel, spms: { source: string; target: string }, version: string): Record<string, string> {
   const { provenance: p } = model;
   const metadata: Record<string, string> = {
@@ -142,7 +159,8 @@ export async function writeModelFile(model: ConvertedModel, version: string): Pr
   }
   const encoder = new TextEncoder();
   let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (encoder.encode(json).length % 8)) % 8);
+  const wide = order.filter((name) => ELEMENT_SIZE[tensors.get(name)!.dtype] > 1).reduce((n, name) => n + tensors.get(name)!.data.byteLength, 0);
+  json += ' '.repeat(headerPadding(encoder.encode(json).length, wide));
   const headerBytes = encoder.encode(json);
   const file = new Uint8Array(8 + headerBytes.length + offset);
   new DataView(file.buffer).setBigUint64(0, BigInt(headerBytes.length), true);
