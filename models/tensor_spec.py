@@ -136,9 +136,15 @@ def initial_tensors(config, generator, std=0.02):
 
     out = {}
     for name, shape, t, group in _expanded(config):
-        if group is None:
-            init = t.get("init")
-            out[name] = torch.ones(shape) if init == "ones" else torch.zeros(shape) if init == "zeros" else torch.randn(*shape, generator=generator) * std
+        if group is not None:
+            continue
+        init = t.get("init")
+        if init == "ones":
+            out[name] = torch.ones(shape)
+        elif init == "zeros":
+            out[name] = torch.zeros(shape)
+        else:
+            out[name] = torch.randn(*shape, generator=generator) * std
     return out
 
 

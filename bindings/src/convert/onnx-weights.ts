@@ -20,6 +20,9 @@ import type { Tensor } from './model-file.js';
 import { MODEL_TENSORS as ours } from './model-spec.generated.js';
 import type { OnnxGraph, OnnxNode, OnnxTensor } from './onnx.js';
 
+/** HF's name of the output layer's bias, which the decoder adds to the logits. */
+const FINAL_LOGITS_BIAS = hfName(ours.finalLogitsBias);
+
 /** HF-named tensors of one graph, plus how the output layer and positions were stored. */
 export interface OnnxWeights {
   tensors: Map<string, Tensor>;
@@ -158,7 +161,7 @@ class GraphWeights {
   /** Reads the weight, bias or table of module `name` (onnx-structure.ts) that `node` reads. */
   visit(node: OnnxNode, name: string): void {
     const isNorm = name.endsWith('layer_norm');
-    if (name === hfName(ours.finalLogitsBias)) return this.vector(node, name, '');
+    if (name === FINAL_LOGITS_BIAS) return this.vector(node, name, '');
     switch (node.opType) {
       case 'MatMul': if (!isNorm) this.set(`${name}.weight`, this.linearWeight(this.weightName(node.inputs[1]), true, name)); break;
       case 'MatMulInteger': this.integerWeight(node, name); break;
