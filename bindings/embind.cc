@@ -206,7 +206,7 @@ class WasmTranslator {
 };
 
 /// The option table (cpp/options.h, option_specs_json) as JSON text: every option's names, type,
-/// range, default and doc, for the wrapper and tools/options-table.js.
+/// range, default and doc, for the wrapper and tools/internals/options-table.js.
 std::string option_specs() { return crossattn::option_specs_json().dump(); }
 
 /// {} or {error}: the options of the JSON text `options_json` checked as far as they can be without

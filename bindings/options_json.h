@@ -1,7 +1,7 @@
 // The engine's options as JavaScript sees them: camelCase names (beamSize; the alignment options
 // nested in `alignment`), parsed from the JSON text the TypeScript wrapper sends
 // (bindings/src/search.ts, engineOptionsJson), and the option table exported for the wrapper,
-// the CLI and tools/options-table.js. cpp/options.h holds the options themselves, in C++ terms.
+// the CLI and tools/internals/options-table.js. cpp/options.h holds the options themselves, in C++ terms.
 #pragma once
 
 #include <string>

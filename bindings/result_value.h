@@ -22,7 +22,7 @@ emscripten::val alignment_value(const crossattn::WordAlignment& a);
 /// shapes it), alignment as alignment_value, hypotheses as objects of hypothesis_fields().
 emscripten::val translation_value(const crossattn::Translation& r);
 
-/// The field tables for tools/result-types.js: {hypothesis: [...], translation: [...]}, each field
+/// The field tables for tools/internals/result-types.js: {hypothesis: [...], translation: [...]}, each field
 /// {name (C++), jsName, type ('string', 'string[]', 'int[]', 'float[]', 'float', 'int', 'hypotheses',
 /// 'alignment'), shape, presence ('always', 'on request', 'shape'), doc, fromHypothesis}.
 emscripten::val result_fields();

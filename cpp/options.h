@@ -5,7 +5,7 @@
 // its type and range, its default (read from a default-constructed TranslateOptions, never
 // restated) and its one line of documentation, the only copy of it. Front ends spell the names
 // their own way: bindings/options_json.cc parses JavaScript options (beamSize) and exports the
-// table, from which tools/options-table.js generates the TypeScript option types and docs/api.md's
+// table, from which tools/internals/options-table.js generates the TypeScript option types and docs/api.md's
 // table; cpp/cli makes flags (--beam-size). A refused value raises Error(OptionFault) (error.h),
 // which each front end words in its names.
 #pragma once

@@ -4,7 +4,7 @@
 // Each field's meaning lives once, in the field tables below (hypothesis_fields(),
 // translation_fields()): name, shape, when it is present, and doc. The front ends name them in their
 // own words: bindings/ turns the tables into the JavaScript result (bindings/result_value.cc) and its
-// TypeScript declarations and docs (tools/result-types.js); nothing else restates a field.
+// TypeScript declarations and docs (tools/internals/result-types.js); nothing else restates a field.
 // Legend: L decoder layers, H n_heads, S source tokens, T target tokens, W target words.
 #pragma once
 

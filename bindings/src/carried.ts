@@ -4,7 +4,7 @@
  * or time in the output that the source does not have, every number of the output well formed in
  * the target language (number-syntax.ts), and each price's currency named. copy-through.ts flags
  * what fails (CopyThroughReport) and ranks the second chance's candidates by carriedScore;
- * tools/carry-check.js measures a test set with it.
+ * tools/internals/carry-check.js measures a test set with it.
  */
 import type { CopyThroughReport, Translation } from './translator-types.js';
 import { mentionsOf, sameMention, type Mention } from './dates.js';

@@ -15,7 +15,7 @@ export interface ResultField {
   type: 'string' | 'string[]' | 'int[]' | 'float[]' | 'float' | 'int' | 'hypotheses' | 'alignment';
   shape: string;
   presence: 'always' | 'on request' | 'shape';
-  /** In C++ names (tools/result-types.js words it in JavaScript's). */
+  /** In C++ names (tools/internals/result-types.js words it in JavaScript's). */
   doc: string;
   fromHypothesis: boolean;
 }
@@ -64,7 +64,7 @@ export interface EngineModule {
   optionSpecs(): string;
   /** check_options (cpp/options.h) of the options' JSON text: without a model, or against maxPositions > 0. */
   checkOptions(options: EngineOptions, maxPositions: number): Result<object>;
-  /** The field tables of cpp/translation.h (bindings/result_value.h, result_fields), for tools/result-types.js. */
+  /** The field tables of cpp/translation.h (bindings/result_value.h, result_fields), for tools/internals/result-types.js. */
   resultFields(): ResultFields;
   /** Asks for `n` threads for the products (1 in crossattn.wasm); returns the count in use. */
   setThreadCount(n: number): number;

@@ -7,13 +7,13 @@
  *
  * eld scores each language by n-gram similarity (0 to 1, not a distribution). The confidences here
  * are a softmax of those scores at SCORE_TEMPERATURE, fitted on Tatoeba dev sentences
- * (tools/detect-language-eval.js), so that they sum to 1 and read as probabilities.
+ * (tools/internals/detect-language-eval.js), so that they sum to 1 and read as probabilities.
  */
 
 /** One guess: a canonical BCP 47 language tag ('tl', as eld names Tagalog, is 'fil') and its confidence in [0, 1]. */
 export interface DetectedLanguage { language: string; confidence: number }
 
-/** The temperature of the softmax over eld's scores (tools/detect-language-eval.js --fit). */
+/** The temperature of the softmax over eld's scores (tools/internals/detect-language-eval.js --fit). */
 export const SCORE_TEMPERATURE = 0.025;
 
 /** The languages eld's extrasmall database detects (eld.info().Languages, eld 2.1.0). */

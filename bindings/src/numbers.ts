@@ -2,7 +2,7 @@
  * Numbers, times, URLs, e-mail addresses, code-like tokens and names of a source sentence: what a
  * translation must carry through unchanged or localised. Pure functions of
  * strings; copy-through.ts uses them to repair a translation through its word alignment, and
- * tools/number-consistency.js to measure how many the output keeps.
+ * tools/internals/number-consistency.js to measure how many the output keeps.
  *
  * A number is a maximal run of digits joined by single `.`, `,` or `:` (NUMBER below), read in the
  * source language's conventions (English 1,000.5; German 1.000,5) and written for the target
@@ -153,7 +153,7 @@ export function capitalisedWords(words: readonly string[]): { word: number; text
 /**
  * Number consistency of one output: how many of the source's numbers (carrySpans of kind number
  * and time) the output contains in one of their forms, each output number (numberTokens) counted
- * once. tools/number-consistency.js sums it over a test set.
+ * once. tools/internals/number-consistency.js sums it over a test set.
  */
 export function numbersKept(sourceWords: readonly string[], output: string, sourceLang: string,
                             targetLang: string): { found: number; total: number } {

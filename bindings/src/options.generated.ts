@@ -1,5 +1,5 @@
-// Made by tools/options-table.js from the engine's option table (cpp/options.cc, option_specs()).
-// Do not edit: `node tools/options-table.js --write` makes it anew; tests/js/options.test.js fails
+// Made by tools/internals/options-table.js from the engine's option table (cpp/options.cc, option_specs()).
+// Do not edit: `node tools/internals/options-table.js --write` makes it anew; tests/js/options.test.js fails
 // when it differs from what the table makes.
 import type { OptionSpec } from './option-spec.js';
 

@@ -3,7 +3,7 @@
  * as JavaScript reads it: optionSpecs() from a WebAssembly instance, and checkOptions(), the
  * engine's checks of options that need no model, for a front end that refuses a command line
  * before loading one (cli.ts). The option types themselves are generated from the table
- * (options.generated.ts, tools/options-table.js).
+ * (options.generated.ts, tools/internals/options-table.js).
  */
 import type { EngineModule } from './crossattn.mjs';
 import { instantiateEngine, type WasmSource } from './engine.js';

@@ -1,5 +1,5 @@
-// Made by tools/result-types.js from the field tables of cpp/translation.h: do not edit by hand, run
-// `node tools/result-types.js --write` (tests/js/result-types.test.js fails when this file differs).
+// Made by tools/internals/result-types.js from the field tables of cpp/translation.h: do not edit by hand, run
+// `node tools/internals/result-types.js --write` (tests/js/result-types.test.js fails when this file differs).
 import type { EngineAlignment, ResidualStats, WordAlignment } from './alignment.js';
 
 /** One entry of the n-best list (Translation.hypotheses). */

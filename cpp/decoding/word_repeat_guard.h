@@ -1,6 +1,6 @@
 // A guard against a word written twice in a row ("an an anna.schmidt@…", "earlier earlier",
 // "das das"), which the shipped models write at every beam size where the source repeats no word:
-// 73 of 997 FLORES dev outputs of general-en-de, greedy (tools/word-repeats.js). The repetition
+// 73 of 997 FLORES dev outputs of general-en-de, greedy (tools/internals/word-repeats.js). The repetition
 // guard (repetition_guard.h) lets a span occur up to repeat_limit times in a row, since a run of two
 // is often right at the token level ("0" "0" of 100); a word twice in a row, where the source has
 // none, is an error of the model.

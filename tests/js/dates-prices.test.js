@@ -9,7 +9,7 @@ import { applyCopyThrough } from '../../dist/copy-through.js';
 import { dateForm, mentionsOf, sameMention, timeForm } from '../../dist/dates.js';
 import { currencyAt, illFormedNumbers } from '../../dist/number-syntax.js';
 import { checkCarried } from '../../dist/carried.js';
-import { holds, judge } from '../../tools/carry-check.js';
+import { holds, judge } from '../../tools/internals/carry-check.js';
 import { fake } from './fake-translation.js';
 import { ROOT } from './paths.js';
 

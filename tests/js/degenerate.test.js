@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { Translator, modelFor, parseCatalog } from '../../dist/index.js';
 import { DATA, ROOT } from './paths.js';
-import { repeatedWords } from '../../tools/word-repeats.js';
+import { repeatedWords } from '../../tools/internals/word-repeats.js';
 
 const MODELS = `${ROOT}models/`;
 const catalog = parseCatalog(readFileSync(`${MODELS}catalog.json`, 'utf8'), MODELS);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { InvalidInputError, optionSpecs, SENTENCE_BEAM_SIZE, Translator } from '../../dist/index.js';
-import { BEGIN, END, GENERATED_TS, generatedTypes, optionsTable } from '../../tools/options-table.js';
+import { BEGIN, END, GENERATED_TS, generatedTypes, optionsTable } from '../../tools/internals/options-table.js';
 import { MODEL, ROOT } from './paths.js';
 
 let translator;
@@ -33,11 +33,11 @@ test('every default of the table is what the engine does when the option is left
   }
 });
 
-test("docs/api.md's options table and options.generated.ts are what tools/options-table.js makes from the engine", async () => {
+test("docs/api.md's options table and options.generated.ts are what tools/internals/options-table.js makes from the engine", async () => {
   const api = readFileSync(`${ROOT}docs/api.md`, 'utf8');
   const inDocs = api.slice(api.indexOf(BEGIN) + BEGIN.length, api.indexOf(END)).trim();
-  expect(inDocs, 'docs/api.md: run node tools/options-table.js --write').toBe(await optionsTable());
-  expect(readFileSync(GENERATED_TS, 'utf8'), `${GENERATED_TS}: run node tools/options-table.js --write`).toBe(await generatedTypes());
+  expect(inDocs, 'docs/api.md: run node tools/internals/options-table.js --write').toBe(await optionsTable());
+  expect(readFileSync(GENERATED_TS, 'utf8'), `${GENERATED_TS}: run node tools/internals/options-table.js --write`).toBe(await generatedTypes());
 });
 
 test('an option the engine refuses names it, its value and its limit, in the message and in error.fault', async () => {

@@ -1,8 +1,8 @@
 // The result's TypeScript declarations and docs/api.md's Translation table are made from the engine's
-// field table (cpp/translation.h) by tools/result-types.js: a hand edit of either fails here.
+// field table (cpp/translation.h) by tools/internals/result-types.js: a hand edit of either fails here.
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { API, BEGIN, END, TS_FILE, jsDoc, resultFields, resultTypes, translationTable } from '../../tools/result-types.js';
+import { API, BEGIN, END, TS_FILE, jsDoc, resultFields, resultTypes, translationTable } from '../../tools/internals/result-types.js';
 
 test('bindings/src/result.generated.ts and the table of docs/api.md are what the engine table makes', async () => {
   const fields = await resultFields();

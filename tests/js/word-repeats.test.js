@@ -2,11 +2,11 @@
 // write no word twice in a row that their source does not repeat, at beam 1 and 4 (FLORES dev
 // sentences where they did before the guard, 2026-11-29, and the first 100); a source that repeats
 // a word may still be translated with a repeat; repeatLimit 0 turns the guard off with the
-// repetition guard. tools/word-repeats.js measures all of FLORES dev, with BLEU.
+// repetition guard. tools/internals/word-repeats.js measures all of FLORES dev, with BLEU.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Translator } from '../../dist/index.js';
-import { repeatedWords } from '../../tools/word-repeats.js';
+import { repeatedWords } from '../../tools/internals/word-repeats.js';
 import { DATA, ROOT } from './paths.js';
 
 // English sources whose greedy en→de translations repeated a word before the guard ("das das", "berichtete, berichtete").

@@ -4,15 +4,15 @@
  * language of the sentences of the catalog's languages, English and German: top-1 accuracy and mean
  * confidence per language on FLORES dev and on the Tatoeba test split, all and under 20 characters,
  * over eld's whole set of 60 languages (nothing restricted to en and de).
- *   node tools/detect-language-eval.js [--data DIR] [--tatoeba DIR] [--json FILE]
- *   node tools/detect-language-eval.js --fit     fits SCORE_TEMPERATURE on the Tatoeba dev split
+ *   node tools/internals/detect-language-eval.js [--data DIR] [--tatoeba DIR] [--json FILE]
+ *   node tools/internals/detect-language-eval.js --fit     fits SCORE_TEMPERATURE on the Tatoeba dev split
  * The Tatoeba splits are models/prepare_tatoeba.py's (build/data/tatoeba, made by the CI run or by
  * `python3 models/prepare_tatoeba.py --data DIR --out build/data/tatoeba`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
-import { detectLanguage, loadDetector, scoresToConfidences } from '../dist/detect-language.js';
+import { detectLanguage, loadDetector, scoresToConfidences } from '../../dist/detect-language.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
 const LANGS = ['en', 'de'];
@@ -47,8 +47,8 @@ async function fit(sets) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../shared/data') },
-      tatoeba: { type: 'string', default: here('../build/data/tatoeba') },
+      data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../../shared/data') },
+      tatoeba: { type: 'string', default: here('../../build/data/tatoeba') },
       json: { type: 'string' },
       fit: { type: 'boolean', default: false },
     },

@@ -9,24 +9,24 @@
  *                beam of CONSTRAINED_BEAM, the best score among the candidates that keep it.
  * For each: the numbers gained, the sentences changed, and their mean chrF (tools/chrf.js) against
  * the reference before and after. One JSON line per model.
- *   node tools/second-chance-compare.js [--model FILE]... [--data DIR]
+ *   node tools/internals/second-chance-compare.js [--model FILE]... [--data DIR]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Translator } from '../dist/index.js';
-import { applyCopyThrough } from '../dist/copy-through.js';
-import { numbersKept } from '../dist/numbers.js';
-import { sentenceChrf } from './chrf.js';
+import { Translator } from '../../dist/index.js';
+import { applyCopyThrough } from '../../dist/copy-through.js';
+import { numbersKept } from '../../dist/numbers.js';
+import { sentenceChrf } from '../chrf.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
     model: { type: 'string', multiple: true },
-    data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../shared/data') },
+    data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../../shared/data') },
   },
 });
-const models = values.model ?? [here('../models/general-en-de/general-en-de.int8.crossattn'),
-                                 here('../models/general-de-en/general-de-en.int8.crossattn')];
+const models = values.model ?? [here('../../models/general-en-de/general-en-de.int8.crossattn'),
+                                 here('../../models/general-de-en/general-de-en.int8.crossattn')];
 const BEAM = 8;
 
 /** Numbers gained, sentences changed and their mean chrF before and after, for one method's choices. */
@@ -42,7 +42,7 @@ for (const file of models) {
   const { sourceLang, targetLang, name } = translator.config;
   const read = (lang) => readFileSync(`${values.data}/flores-dev/dev.${lang}`, 'utf8').split('\n').slice(0, -1);
   const [sources, references] = [read(sourceLang), read(targetLang)];
-  // The repaired translations (the repair alone, as tools/number-consistency.js) and the constrained
+  // The repaired translations (the repair alone, as tools/internals/number-consistency.js) and the constrained
   // ones (what translateBatch returns by default).
   const [repaired, constrained] = [[], []];
   for (let i = 0; i < sources.length; i += 16) {

@@ -2,7 +2,7 @@
 /**
  * Words written twice in a row ("an an", "earlier earlier") that the source does not repeat
  * (issue 59, item 3), and BLEU beside them, on FLORES dev for both shipped directions.
- *   node tools/word-repeats.js [--data DIR] [--limit N] [--model FILE]... [--beam-size N]... [--verbose]
+ *   node tools/internals/word-repeats.js [--data DIR] [--limit N] [--model FILE]... [--beam-size N]... [--verbose]
  *
  * A repeat is two neighbouring whitespace-separated words equal without their wrapping punctuation
  * (numbers.ts core), case-insensitively, with a letter or digit in them; it counts when the source
@@ -11,9 +11,9 @@
  * output with a repeat to stderr. The beam sizes default to 1 and 4.
  */
 import { parseArgs } from 'node:util';
-import { Translator } from '../dist/index.js';
-import { core } from '../dist/numbers.js';
-import { corpusBleu, readLines } from './bleu.js';
+import { Translator } from '../../dist/index.js';
+import { core } from '../../dist/numbers.js';
+import { corpusBleu, readLines } from '../bleu.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
 
@@ -26,15 +26,15 @@ export function repeatedWords(text) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../shared/data') },
+      data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../../shared/data') },
       limit: { type: 'string' },
       model: { type: 'string', multiple: true },
       'beam-size': { type: 'string', multiple: true },
       verbose: { type: 'boolean', default: false },
     },
   });
-  const models = values.model ?? [here('../models/general-en-de/general-en-de.int8.crossattn'),
-                                   here('../models/general-de-en/general-de-en.int8.crossattn')];
+  const models = values.model ?? [here('../../models/general-en-de/general-en-de.int8.crossattn'),
+                                   here('../../models/general-de-en/general-de-en.int8.crossattn')];
   for (const file of models) {
     const t = await Translator.load(file);
     const { sourceLang, targetLang } = t.config;

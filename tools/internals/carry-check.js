@@ -2,8 +2,8 @@
 /**
  * Dates, times, prices and amounts through translation: whether each output carries what its
  * source has, or says that it does not (issue 59's "do no harm").
- *   node tools/carry-check.js [--fixture FILE] [--model FILE]... [--beam-size N]... [--verbose]
- *   node tools/carry-check.js --flores [--data DIR] [--limit N] [--model FILE]... [--beam-size N]...
+ *   node tools/internals/carry-check.js [--fixture FILE] [--model FILE]... [--beam-size N]... [--verbose]
+ *   node tools/internals/carry-check.js --flores [--data DIR] [--limit N] [--model FILE]... [--beam-size N]...
  *
  * Fixture mode (default tests/fixtures/dates-prices.json): each entry lists, by hand, the accepted
  * target forms of each of its source's spans. A span is *kept* when the output holds one of its
@@ -19,8 +19,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Translator, isFlagged } from '../dist/index.js';
-import { illFormedNumbers } from '../dist/number-syntax.js';
+import { Translator, isFlagged } from '../../dist/index.js';
+import { illFormedNumbers } from '../../dist/number-syntax.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
 
@@ -61,9 +61,9 @@ export function tally(verdicts, results) {
 async function main() {
   const { values } = parseArgs({
     options: {
-      fixture: { type: 'string', default: here('../tests/fixtures/dates-prices.json') },
+      fixture: { type: 'string', default: here('../../tests/fixtures/dates-prices.json') },
       flores: { type: 'boolean', default: false },
-      data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../shared/data') },
+      data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../../shared/data') },
       limit: { type: 'string' },
       model: { type: 'string', multiple: true },
       'beam-size': { type: 'string', multiple: true },
@@ -72,11 +72,11 @@ async function main() {
     },
   });
   if (values.help) {
-    console.log('usage: node tools/carry-check.js [--fixture FILE | --flores [--data DIR] [--limit N]] [--model FILE]... [--beam-size N]... [--verbose]');
+    console.log('usage: node tools/internals/carry-check.js [--fixture FILE | --flores [--data DIR] [--limit N]] [--model FILE]... [--beam-size N]... [--verbose]');
     return;
   }
-  const models = values.model ?? [here('../models/general-en-de/general-en-de.int8.crossattn'),
-                                   here('../models/general-de-en/general-de-en.int8.crossattn')];
+  const models = values.model ?? [here('../../models/general-en-de/general-en-de.int8.crossattn'),
+                                   here('../../models/general-de-en/general-de-en.int8.crossattn')];
   const beams = (values['beam-size'] ?? ['1', '4']).map(Number);
   const fixture = values.flores ? null : JSON.parse(readFileSync(values.fixture, 'utf8'));
   for (const file of models) {

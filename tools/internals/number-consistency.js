@@ -2,7 +2,7 @@
 /**
  * Number and name consistency of translations, before and after copy-through
  * (bindings/src/copy-through.ts; issue 44, item 2).
- *   node tools/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday] [--verbose]
+ *   node tools/internals/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday] [--verbose]
  * Default: FLORES dev (DIR/flores-dev/dev.LANG) with both shipped directions; --everyday: the
  * everyday fixture and tests/fixtures/unknown-text.json instead.
  *
@@ -29,16 +29,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Translator } from '../dist/index.js';
-import { applyCopyThrough } from '../dist/copy-through.js';
-import { sentenceChrf } from './chrf.js';
-import { capitalisedWords, core, numbersKept } from '../dist/numbers.js';
+import { Translator } from '../../dist/index.js';
+import { applyCopyThrough } from '../../dist/copy-through.js';
+import { sentenceChrf } from '../chrf.js';
+import { capitalisedWords, core, numbersKept } from '../../dist/numbers.js';
 
 const here = (p) => new URL(p, import.meta.url).pathname;
 const { values } = parseArgs({
   options: {
     model: { type: 'string', multiple: true },
-    data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../shared/data') },
+    data: { type: 'string', default: process.env.CROSSATTN_DATA ?? here('../../../shared/data') },
     limit: { type: 'string' },
     everyday: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
@@ -46,11 +46,11 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: node tools/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday] [--verbose]');
+  console.log('usage: node tools/internals/number-consistency.js [--model FILE]... [--data DIR] [--limit N] [--everyday] [--verbose]');
   process.exit(0);
 }
-const models = values.model ?? [here('../models/general-en-de/general-en-de.int8.crossattn'),
-                                 here('../models/general-de-en/general-de-en.int8.crossattn')];
+const models = values.model ?? [here('../../models/general-en-de/general-en-de.int8.crossattn'),
+                                 here('../../models/general-de-en/general-de-en.int8.crossattn')];
 
 /** Found and total carried names: `carries(name)` says whether the name should carry unchanged. */
 export function namesKept(sourceWords, output, carries) {
@@ -106,10 +106,10 @@ for (const file of models) {
   const translator = await Translator.load(file);
   const { sourceLang, targetLang } = translator.config;
   if (values.everyday) {
-    const entries = JSON.parse(readFileSync(here('../tests/fixtures/everyday.json'), 'utf8'))[`${sourceLang}-${targetLang}`];
+    const entries = JSON.parse(readFileSync(here('../../tests/fixtures/everyday.json'), 'utf8'))[`${sourceLang}-${targetLang}`];
     await measure(translator, 'tests/fixtures/everyday.json', entries.map((e) => e.source),
                   (i, name) => entries[i].expect.flat().includes(name.toLowerCase()));
-    const unknown = JSON.parse(readFileSync(here('../tests/fixtures/unknown-text.json'), 'utf8'))[`${sourceLang}-${targetLang}`];
+    const unknown = JSON.parse(readFileSync(here('../../tests/fixtures/unknown-text.json'), 'utf8'))[`${sourceLang}-${targetLang}`];
     await measure(translator, 'tests/fixtures/unknown-text.json', [...unknown.unknown.map((e) => e.source), ...unknown.numbers], () => false);
   } else {
     const read = (lang) => readFileSync(`${values.data}/flores-dev/dev.${lang}`, 'utf8').split('\n').slice(0, -1);

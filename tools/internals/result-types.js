@@ -2,17 +2,17 @@
 // The TypeScript declarations of the engine's results (bindings/src/result.generated.ts) and the
 // Translation table of docs/api.md, made from the field tables of cpp/translation.h (through the
 // engine's resultFields()), so that no field's name, type or doc is written twice.
-//   node tools/result-types.js          prints both
-//   node tools/result-types.js --write  writes the .ts file and the table between the markers in docs/api.md
+//   node tools/internals/result-types.js          prints both
+//   node tools/internals/result-types.js --write  writes the .ts file and the table between the markers in docs/api.md
 // tests/js/result-types.test.js fails when either differs from what this makes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { instantiateEngine } from '../dist/engine.js';
+import { instantiateEngine } from '../../dist/engine.js';
 
-export const TS_FILE = fileURLToPath(new URL('../bindings/src/result.generated.ts', import.meta.url));
-export const API = fileURLToPath(new URL('../docs/api.md', import.meta.url));
-export const BEGIN = '<!-- translation table: made by tools/result-types.js from cpp/translation.h -->';
+export const TS_FILE = fileURLToPath(new URL('../../bindings/src/result.generated.ts', import.meta.url));
+export const API = fileURLToPath(new URL('../../docs/api.md', import.meta.url));
+export const BEGIN = '<!-- translation table: made by tools/internals/result-types.js from cpp/translation.h -->';
 export const END = '<!-- end of translation table -->';
 
 // The JavaScript form of the fields bindings/src/engine-translation.ts reshapes, with its shape in words.
@@ -69,8 +69,8 @@ function declaration(name, doc, fields, types, { publicForm = false, extendsName
 export function resultTypes({ hypothesis, translation }) {
   const own = translation.filter((f) => !f.fromHypothesis && f.presence !== 'shape');
   return [
-    '// Made by tools/result-types.js from the field tables of cpp/translation.h: do not edit by hand, run',
-    '// `node tools/result-types.js --write` (tests/js/result-types.test.js fails when this file differs).',
+    '// Made by tools/internals/result-types.js from the field tables of cpp/translation.h: do not edit by hand, run',
+    '// `node tools/internals/result-types.js --write` (tests/js/result-types.test.js fails when this file differs).',
     "import type { EngineAlignment, ResidualStats, WordAlignment } from './alignment.js';",
     '',
     declaration('Hypothesis', 'One entry of the n-best list (Translation.hypotheses).', hypothesis, PUBLIC_TYPES,

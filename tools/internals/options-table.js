@@ -3,19 +3,19 @@
 // dist/crossattn.wasm), so that no option's type, default, range or doc is restated by hand:
 //   bindings/src/options.generated.ts  the TypeScript option types, with their docs, and the table's data
 //   docs/api.md                        the options table, between its markers
-//   node tools/options-table.js          prints the docs table
-//   node tools/options-table.js --write  rewrites both files
+//   node tools/internals/options-table.js          prints the docs table
+//   node tools/internals/options-table.js --write  rewrites both files
 // tests/js/options.test.js makes both anew in memory and fails when a file differs (a hand edit, or
 // a table changed without --write).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import createCrossattnModule from '../dist/crossattn.mjs';
+import createCrossattnModule from '../../dist/crossattn.mjs';
 
-export const BEGIN = '<!-- options table: made by tools/options-table.js from cpp/options.h -->';
+export const BEGIN = '<!-- options table: made by tools/internals/options-table.js from cpp/options.h -->';
 export const END = '<!-- end of options table -->';
-const API = fileURLToPath(new URL('../docs/api.md', import.meta.url));
-export const GENERATED_TS = fileURLToPath(new URL('../bindings/src/options.generated.ts', import.meta.url));
+const API = fileURLToPath(new URL('../../docs/api.md', import.meta.url));
+export const GENERATED_TS = fileURLToPath(new URL('../../bindings/src/options.generated.ts', import.meta.url));
 
 let engineTable = null;
 
@@ -25,7 +25,7 @@ let engineTable = null;
  */
 function optionSpecs() {
   engineTable ??= (async () => {
-    const module = await WebAssembly.compile(readFileSync(new URL('../dist/crossattn.wasm', import.meta.url)));
+    const module = await WebAssembly.compile(readFileSync(new URL('../../dist/crossattn.wasm', import.meta.url)));
     const engine = await createCrossattnModule({
       instantiateWasm(imports, done) {
         WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
@@ -74,8 +74,8 @@ function field(o) {
 export async function generatedTypes() {
   const specs = await optionSpecs();
   const fields = (...groups) => specs.filter((o) => groups.includes(o.group)).map(field).join('\n');
-  return `// Made by tools/options-table.js from the engine's option table (cpp/options.cc, option_specs()).
-// Do not edit: \`node tools/options-table.js --write\` makes it anew; tests/js/options.test.js fails
+  return `// Made by tools/internals/options-table.js from the engine's option table (cpp/options.cc, option_specs()).
+// Do not edit: \`node tools/internals/options-table.js --write\` makes it anew; tests/js/options.test.js fails
 // when it differs from what the table makes.
 import type { OptionSpec } from './option-spec.js';
 
