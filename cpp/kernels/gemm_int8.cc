@@ -234,7 +234,7 @@ template <int MR>
 void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int32_t* bias_sums, const int8_t* panels,
                size_t stride, const float* w_scale, const float* bias, int g, int count, int n, float* y, int ldy,
                Epilogue e) {
-  constexpr int NP = MR == 1 ? 4 : 1;
+  constexpr int NP = MR == 1 ? 4 : MR == 2 ? 2 : 1;
   int q = g;
   for (; q + NP <= g + count; q += NP) {
     block<MR, NP>(xq, k_pad, x_scale, bias_sums, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y,
@@ -245,6 +245,10 @@ void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int32_t
                  e);
   }
 }
+
+// row_block<b> for a block of b rows: blocks of kRowBlock rows, the last holding what remains (so a
+// beam of 2 or 3 reads the weights once, not once a row).
+constexpr decltype(&row_block<1>) kRowBlocks[kRowBlock] = {&row_block<1>, &row_block<2>, &row_block<3>, &row_block<4>};
 
 // One row over its `count` gathered pairs (values, offsets as gather_pairs lists them), panels
 // g .. g + count_panels - 1, four at a time.
@@ -379,14 +383,10 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
         }
         continue;
       }
-      int r = 0;
-      for (; r + kRowBlock <= m; r += kRowBlock) {
-        row_block<kRowBlock>(xq + r * k_pad, k_pad, xs + r, sums + r, qpanels_.get(), stride, scale_.data(),
-                             bias_.data(), g, count, out_, y + r * ldy, ldy, epilogue);
-      }
-      for (; r < m; ++r) {
-        row_block<1>(xq + r * k_pad, k_pad, xs + r, sums + r, qpanels_.get(), stride, scale_.data(), bias_.data(), g,
-                     count, out_, y + r * ldy, ldy, epilogue);
+      for (int r = 0; r < m; r += kRowBlock) {
+        kRowBlocks[std::min(kRowBlock, m - r) - 1](xq + r * k_pad, k_pad, xs + r, sums + r, qpanels_.get(), stride,
+                                                   scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy,
+                                                   epilogue);
       }
     }
   });

@@ -60,8 +60,8 @@ size_t weight_offset(int j, int k, size_t stride) {
 }
 
 // The rows being multiplied, quantized and split by sign, in the order the products read them:
-// rows in blocks, kRowBlock rows while as many remain, then one at a time (block_rows, as
-// apply_int8 takes them); in a block of b rows, for each quad s, row by row, P's quad then N's, one
+// rows in blocks of kRowBlock, the last block holding what remains (block_rows, as apply_int8
+// takes them); in a block of b rows, for each quad s, row by row, P's quad then N's, one
 // int32 each. The block from row r0 starts at int32 2 r0 quads, and its row i's quad s lies at
 // 2 (s b + i) in it: a product reads a chunk's activations at fixed offsets from one pointer. Also
 // the scales [M], whether a row has a negative value [M]; with zeros skipped, each row's nonzero
@@ -93,15 +93,8 @@ void grow(std::vector<T>& v, size_t size) {
   if (v.size() < size) v.resize(size);
 }
 
-// Rows in the block that starts at row r0 of m.
-int block_rows(int r0, int m) { return r0 + kRowBlock <= m ? kRowBlock : 1; }
-
-// The first row of the block that holds row r of m: full blocks start at multiples of kRowBlock,
-// and each row past the last full block is a block of its own.
-int block_start(int r, int m) {
-  const int r0 = r / kRowBlock * kRowBlock;
-  return block_rows(r0, m) == 1 ? r : r0;
-}
+// Rows in the block that starts at row r0 of m (r0 a multiple of kRowBlock).
+int block_rows(int r0, int m) { return std::min(kRowBlock, m - r0); }
 
 // Writes the P and N quads of q [k_pad + 4] (zero past k_pad) as row i of a block of b rows at
 // `block` (the layout of ActivationQuads); returns whether a value is negative.
@@ -150,7 +143,7 @@ bool gather_quads(int m, int quads) {
   grow(activations.gathered_count, m);
   for (int r = 0; r < m; ++r) {
     if (activations.has_negative[r]) return false;
-    const int start = block_start(r, m), b = block_rows(start, m), i = r - start;
+    const int start = r / kRowBlock * kRowBlock, b = block_rows(start, m), i = r - start;
     const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(start) * quads + 2 * i;
     int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
     int32_t* offsets = activations.gathered_offsets.data() + static_cast<size_t>(r) * quads;
@@ -218,7 +211,7 @@ void block(const int32_t* x, int quads, const float* x_scale, const int8_t* pane
 template <int MR, bool kSigned>
 void row_block(const int32_t* x, int quads, const float* x_scale, const int8_t* panels, size_t stride,
                const float* w_scale, const float* bias, int g, int count, int n, float* y, int ldy, Epilogue e) {
-  constexpr int NP = MR == 1 ? 4 : kSigned ? 1 : 2;
+  constexpr int NP = kSigned ? (MR == 1 ? 4 : MR <= 3 ? 2 : 1) : (MR <= 2 ? 4 : 2);
   int q = g;
   for (; q + NP <= g + count; q += NP) {
     block<MR, NP, kSigned>(x, quads, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, ldy, e);
@@ -242,6 +235,10 @@ void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const
     row_block<MR, false>(block, quads, xs, panels, stride, w_scale, bias, g, count, n, y, ldy, e);
   }
 }
+
+// rows<b> for a block of b rows: blocks of kRowBlock rows, the last holding what remains (so a beam
+// of 4 reads the weights once, not once a row).
+constexpr decltype(&rows<1>) kRowBlocks[kRowBlock] = {&rows<1>, &rows<2>, &rows<3>, &rows<4>, &rows<5>, &rows<6>};
 
 // y[1, 4 NP] for one row over its gathered quads: values [count] (quads of P) and offsets [count]
 // of their chunks in a panel, for NP consecutive panels from `panel`.
@@ -351,11 +348,10 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
         }
         continue;
       }
-      int r = 0;
-      for (; r + kRowBlock <= m; r += kRowBlock) {
-        rows<kRowBlock>(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy, epilogue);
+      for (int r = 0; r < m; r += kRowBlock) {
+        kRowBlocks[block_rows(r, m) - 1](xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy,
+                                         epilogue);
       }
-      for (; r < m; ++r) rows<1>(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy, epilogue);
     }
   });
 }

@@ -17,7 +17,10 @@ struct Case {
   int m, k, n;
 };
 
-const Case kCases[] = {{1, 8, 8}, {1, 256, 768}, {3, 17, 13}, {4, 64, 40}, {5, 30, 37}, {9, 100, 70}, {2, 5, 3}};
+// Row counts cover whole blocks of rows and every leftover block after them (the int8 kernels take
+// rows in blocks of 4 or 6, the last block holding what remains).
+const Case kCases[] = {{1, 8, 8},    {1, 256, 768}, {3, 17, 13}, {4, 64, 40},  {5, 30, 37},
+                       {9, 100, 70}, {2, 5, 3},     {7, 40, 24}, {8, 33, 19}, {13, 64, 48}};
 
 std::vector<float> random_vector(size_t n, std::mt19937& rng, float scale) {
   std::normal_distribution<float> normal(0.0f, scale);
@@ -240,6 +243,25 @@ TEST(Gemm, Int8SkippingZeroInputsIsExact) {
 // s_x = max|x| / 127, the exact integer sum S = sum Xq Wq, then float(S) * (s_w s_x) + b. Rows of
 // mixed sign (both of the relaxed kernel's dot products), rows with no negative value (one), rows
 // of zeros, blocks of rows and leftovers.
+// y of `packed` (weights wq [n, k], scales w_scale, bias) for x [m, k] is the documented arithmetic, bit for bit.
+void expect_documented_arithmetic(const PackedLinear& packed, const Case& c, const std::vector<float>& x,
+                                  const std::vector<int8_t>& wq, const std::vector<float>& w_scale,
+                                  const std::vector<float>& bias) {
+  std::vector<float> y(c.m * c.n);
+  packed.apply(x.data(), c.m, c.k, y.data(), c.n, Epilogue::kStore);
+  for (int r = 0; r < c.m; ++r) {
+    float amax = 0.0f;
+    for (int i = 0; i < c.k; ++i) amax = std::max(amax, std::fabs(x[r * c.k + i]));
+    const float s_x = amax > 0.0f ? amax / 127.0f : 1.0f, inv = 1.0f / s_x;
+    for (int j = 0; j < c.n; ++j) {
+      int32_t sum = 0;
+      for (int i = 0; i < c.k; ++i) sum += static_cast<int32_t>(std::nearbyint(x[r * c.k + i] * inv)) * wq[j * c.k + i];
+      const float expected = static_cast<float>(sum) * (w_scale[j] * s_x) + bias[j];
+      ASSERT_EQ(y[r * c.n + j], expected) << c.m << "x" << c.k << "x" << c.n << " row " << r << " feature " << j;
+    }
+  }
+}
+
 TEST(Gemm, Int8OutputIsTheDocumentedArithmeticBitForBit) {
   std::mt19937 rng(17);
   std::uniform_int_distribution<int> weight(-127, 127);
@@ -253,19 +275,10 @@ TEST(Gemm, Int8OutputIsTheDocumentedArithmeticBitForBit) {
     for (int i = 0; i < c.k; ++i) x[i] = std::fabs(x[i]);            // row 0: no negative value
     if (c.m > 2) std::fill(x.begin() + 2 * c.k, x.begin() + 3 * c.k, 0.0f);  // row 2: zeros
     const PackedLinear packed = PackedLinear::from_int8(wq.data(), w_scale.data(), c.n, c.k, bias.data());
-    std::vector<float> y(c.m * c.n);
-    packed.apply(x.data(), c.m, c.k, y.data(), c.n, Epilogue::kStore);
-    for (int r = 0; r < c.m; ++r) {
-      float amax = 0.0f;
-      for (int i = 0; i < c.k; ++i) amax = std::max(amax, std::fabs(x[r * c.k + i]));
-      const float s_x = amax > 0.0f ? amax / 127.0f : 1.0f, inv = 1.0f / s_x;
-      for (int j = 0; j < c.n; ++j) {
-        int32_t sum = 0;
-        for (int i = 0; i < c.k; ++i) sum += static_cast<int32_t>(std::nearbyint(x[r * c.k + i] * inv)) * wq[j * c.k + i];
-        const float expected = static_cast<float>(sum) * (w_scale[j] * s_x) + bias[j];
-        ASSERT_EQ(y[r * c.n + j], expected) << c.m << "x" << c.k << "x" << c.n << " row " << r << " feature " << j;
-      }
-    }
+    expect_documented_arithmetic(packed, c, x, wq, w_scale, bias);
+    // Every row without a negative value (a ReLU's output, dense): each block takes one dot product a chunk.
+    for (float& v : x) v = std::fabs(v);
+    expect_documented_arithmetic(packed, c, x, wq, w_scale, bias);
   }
 }
 
