@@ -39,7 +39,7 @@ const build = values.simd === 'relaxed' ? { dir: 'wasm-relaxed', name: 'crossatt
 
 /** Each phase and the function names (C++ demangled, or JavaScript) charged to it; the first match wins. */
 const PHASES = [
-  ['products', /PackedLinear|\(anonymous namespace\)::(block|gathered_block|row_block|panels_of_block|multiply_block|pack_block|pack_rows)|quantize_rows/],
+  ['products', /PackedLinear|\(anonymous namespace\)::(block|gathered_block|gathered_row|rows|row_block|panels_of_block|multiply_block|pack_block|pack_rows)|quantize_rows/],
   ['attention', /attend|attention|scores|weighted_sum|crossattn::(softmax|dot|axpy)\(|ssru|swap_leading_axes/],
   ['norms', /layer_norm/],
   ['output softmax and top-k', /log_sum_exp|top_k|max_of|exp_shifted|MostProbable|TopK|Sampler/],
