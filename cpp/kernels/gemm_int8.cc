@@ -34,6 +34,7 @@
 // Exact: the skipped products are zero and int32 sums do not depend on their order.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 #include "kernels/epilogue.h"
@@ -248,7 +249,8 @@ void row_block(const int16_t* xq, int k_pad, const float* x_scale, const int32_t
 
 // row_block<b> for a block of b rows: blocks of kRowBlock rows, the last holding what remains (so a
 // beam of 2 or 3 reads the weights once, not once a row).
-constexpr decltype(&row_block<1>) kRowBlocks[kRowBlock] = {&row_block<1>, &row_block<2>, &row_block<3>, &row_block<4>};
+constexpr decltype(&row_block<1>) kRowBlocks[] = {&row_block<1>, &row_block<2>, &row_block<3>, &row_block<4>};
+static_assert(std::size(kRowBlocks) == kRowBlock, "one kernel for each block size");
 
 // One row over its `count` gathered pairs (values, offsets as gather_pairs lists them), panels
 // g .. g + count_panels - 1, four at a time.

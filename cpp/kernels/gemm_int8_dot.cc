@@ -24,6 +24,7 @@
 // pairs: one byte shuffle per chunk (simd::pairs_to_quads) converts it at load, where it lies.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
@@ -238,7 +239,8 @@ void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const
 
 // rows<b> for a block of b rows: blocks of kRowBlock rows, the last holding what remains (so a beam
 // of 4 reads the weights once, not once a row).
-constexpr decltype(&rows<1>) kRowBlocks[kRowBlock] = {&rows<1>, &rows<2>, &rows<3>, &rows<4>, &rows<5>, &rows<6>};
+constexpr decltype(&rows<1>) kRowBlocks[] = {&rows<1>, &rows<2>, &rows<3>, &rows<4>, &rows<5>, &rows<6>};
+static_assert(std::size(kRowBlocks) == kRowBlock, "one kernel for each block size");
 
 // y[1, 4 NP] for one row over its gathered quads: values [count] (quads of P) and offsets [count]
 // of their chunks in a panel, for NP consecutive panels from `panel`.

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { ROOT as root } from './paths.js';
+import { relativeImports } from './relative-imports.js';
 
 const SRC = path.join(root, 'bindings', 'src');
 
@@ -34,12 +35,10 @@ function rowOf(rows, file) {
   return folders.sort((a, b) => b[0] - a[0])[0]?.[1];
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
 /** The files of bindings/src that `file` imports, by its relative specifiers ('./x.js' is x.ts; './x.mjs' is x.d.mts). */
 function importsOf(file, text) {
-  return [...text.matchAll(IMPORT)].map((m) => {
-    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1] ?? m[2]));
+  return relativeImports(text).map((specifier) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
     return target.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.d.mts');
   });
 }

@@ -7,9 +7,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { ROOT as root } from './paths.js';
+import { relativeImports } from './relative-imports.js';
 
 const INTERNALS = path.join(root, 'tools', 'internals');
-const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** The JavaScript files under `dir`, recursively, as absolute paths. */
 function scripts(dir) {
@@ -23,8 +23,8 @@ function scripts(dir) {
 /** The files of dist/ that `file` imports, relative to the repository ('dist/index.js'). */
 function distImports(file) {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)]
-    .map((m) => path.relative(root, path.resolve(path.dirname(file), m[1] ?? m[2])).split(path.sep).join('/'))
+  return relativeImports(text)
+    .map((specifier) => path.relative(root, path.resolve(path.dirname(file), specifier)).split(path.sep).join('/'))
     .filter((p) => p.startsWith('dist/'));
 }
 
