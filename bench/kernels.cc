@@ -387,6 +387,9 @@ int main(int argc, char** argv) {
               median(step_batches.int8) * 1e3, t.peak, t.dot_peak, t.f32_read, t.int8_read,
               f32_bound.kind, f32_bound.seconds * 1e3, f32_bound.seconds / t.f32,
               int8_bound.kind, int8_bound.seconds * 1e3, int8_bound.seconds / t.int8);
-  std::printf("  \"simd128_peak_gflops\": %.2f,\n  \"rounds\": %d\n}\n", peaks[peaks.size() / 2], rounds);
+  // int8_dot_offset_form: whether this engine's int8 products took one relaxed dot product per 16
+  // weights on rows with negative values, or two (cpp/kernels/gemm.h).
+  std::printf("  \"simd128_peak_gflops\": %.2f,\n  \"int8_dot_offset_form\": %s,\n  \"rounds\": %d\n}\n",
+              peaks[peaks.size() / 2], crossattn::int8_dot_offset_form() ? "true" : "false", rounds);
   return 0;
 }

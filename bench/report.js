@@ -64,7 +64,10 @@ function relaxedCeilingNote({ kernels, ceiling_relaxed: ceiling }) {
   const step = kernels.wasm_relaxed.decode_step;
   return [`Relaxed SIMD (crossattn-relaxed.wasm, its kernels measured in the same run with its own peaks: f32x4.relaxed_madd and i32x4.relaxed_dot_i8x16_i7x16_add_s chains): ` +
     `the decode step takes fp32 ${step.f32_ms.toFixed(3)} ms (${step.f32_fraction_of_bound} of its bound) and int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it; ` +
-    `its ceiling is ${ceiling.fp32_tokens_per_s} tokens/s in fp32 and ${ceiling.int8_tokens_per_s} in int8.`];
+    `its ceiling is ${ceiling.fp32_tokens_per_s} tokens/s in fp32 and ${ceiling.int8_tokens_per_s} in int8.` +
+    (kernels.wasm_relaxed.int8_dot_offset_form === undefined ? '' : kernels.wasm_relaxed.int8_dot_offset_form
+      ? ' Its int8 products took the offset form on this machine (one dot product per 16 weights: the dot product reads bytes above 127 as unsigned with exact sums, as V8 does with AVX-VNNI; cpp/kernels/gemm_int8_dot.cc).'
+      : ' Its int8 products split rows with negative values by sign on this machine (two dot products per 16 weights: the dot product does not read bytes above 127 as unsigned with exact sums; cpp/kernels/gemm_int8_dot.cc).')];
 }
 
 /**

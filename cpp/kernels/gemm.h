@@ -32,6 +32,13 @@ enum class Epilogue { kStore, kRelu, kAccumulate };
 /// most half of its pairs nonzero (gemm_int8.cc); int32 sums make that exact too.
 enum class InputZeros { kKeep, kSkip };
 
+/// Whether this engine's int8 products multiply a row with negative values by one dot product per
+/// 16 weights (the offset form: the relaxed build, where the engine's
+/// i32x4.relaxed_dot_i8x16_i7x16_add_s reads bytes above 127 as unsigned with exact sums, as V8
+/// does on x86 with AVX-VNNI) rather than two (the split by sign, the relaxed build elsewhere).
+/// Both give the same outputs (gemm_int8_dot.cc). False in the SIMD128 build, which has no such product.
+bool int8_dot_offset_form();
+
 /// One linear layer's weights in kernel layout. Immutable after packing.
 class PackedLinear {
  public:
@@ -82,12 +89,16 @@ class PackedLinear {
   // A layer over int8 panels already in our layout (ceil(out/8) * ceil(in/4) * 32 bytes, gemm_int8.cc).
   static PackedLinear from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
                                   const float* bias);
+  // 128 sum_k Wq[j, k] for each output feature j of the relaxed build's panels [ceil(out/8) * 8],
+  // zero past `out` (gemm_int8_dot.cc).
+  static std::vector<int32_t> offset_sums(const int8_t* panels, int out, int in);
 
   int in_ = 0, out_ = 0;
   std::vector<float> panels_;   // fp32 panels, or empty
   std::shared_ptr<const int8_t> qpanels_;  // int8 panels, or null
   std::vector<float> scale_;    // [out] per-row weight scales of the int8 format
   std::vector<float> bias_;     // [out], or empty
+  std::vector<int32_t> offset_sums_;  // [out] offset_sums, the relaxed build's int8 format only
 };
 
 }  // namespace crossattn

@@ -360,6 +360,8 @@ PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int o
   return from_packed(std::move(panels), scale, out, in, bias);
 }
 
+bool int8_dot_offset_form() { return false; }
+
 void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue,
                               InputZeros zeros) const {
   const int k_pad = round_up(in_, kInputs), panels = round_up(out_, kFeatures) / kFeatures;

@@ -7,15 +7,26 @@
 //
 // The dot product multiplies the 16 bytes of w by the 16 bytes of x and adds each lane's four
 // products to acc. It gives the same result on every engine only when x's bytes lie in [0, 127]
-// (simd128.h). Xq lies in [-127, 127], so each row is split by sign, as tract splits it:
-// Xq = P - N with P = max(Xq, 0) and N = max(-Xq, 0), both in [0, 127], and
-//   sum_k Wq[j, k] Xq[k] = dot(Wq[j], P) - dot(Wq[j], N),
-// exact in int32 (|products| <= 127^2, K <= 2^17 inputs). That is two dot products per 16 weights;
-// a block of rows with no negative value (a ReLU's output) needs only the first. Quantizing x to
-// 7 bits instead (scale max|x| / 63, shifted into [1, 127]) would take one dot product, but changes
-// the outputs: with int8_rows.h's 127 made 63, the native CLI's greedy translations of 200 FLORES dev
-// sentences (general-en-de and general-de-en, whole output layer, 2026-11-29) changed in 85 and 75 of
-// 200 and lost 0.09 and 0.36 BLEU.
+// (simd128.h); above 127, an engine reads them as unsigned with exact sums (V8 on x86 with
+// AVX-VNNI: vpdpbusd), as signed (ARM's sdot) or as unsigned with pairs summed in saturating int16
+// (pmaddubsw). Xq lies in [-127, 127]. A row with no negative value (a ReLU's output) takes one
+// dot product per 16 weights as it is. Other rows take one of two exact forms:
+// - Offset, where the engine's dot product reads bytes as unsigned with exact sums (a probe at the
+//   first product, offset_dot_is_exact, as XNNPACK chooses its relaxed kernels): U = Xq + 128, in
+//   [1, 255], and
+//     sum_k Wq[j, k] Xq[k] = dot(Wq[j], U) - 128 sum_k Wq[j, k],
+//   the weights' sums computed at load (offset_sums): one dot product per 16 weights.
+// - Split by sign, everywhere else, as tract splits it: Xq = P - N with P = max(Xq, 0) and
+//   N = max(-Xq, 0), both in [0, 127], and
+//     sum_k Wq[j, k] Xq[k] = dot(Wq[j], P) - dot(Wq[j], N):
+//   two dot products per 16 weights.
+// Both are exact in int32 (|products| <= 127^2, K <= 2^17 inputs; the offset form's sums may wrap,
+// and wrap back when the weights' sums are taken off), so every engine gives the same outputs; the
+// offset form made greedy translations 1.15-1.2x faster on a Xeon with AVX-VNNI (2026-11-30).
+// Quantizing x to 7 bits instead (scale max|x| / 63, shifted into [1, 127]) would take one dot
+// product everywhere, but changes the outputs: with int8_rows.h's 127 made 63, the native CLI's
+// greedy translations of 200 FLORES dev sentences (general-en-de and general-de-en, whole output
+// layer, 2026-11-29) changed in 85 and 75 of 200 and lost 0.09 and 0.36 BLEU.
 //
 // Packing: panels of 4 output features, [ceil(out/4)][ceil(in/4)][16]: chunk s of panel p holds,
 // in lane i, the bytes Wq[4p + i][4s .. 4s + 3], so that one dot product of the chunk with the
@@ -62,8 +73,8 @@ size_t weight_offset(int j, int k, size_t stride) {
 
 // The rows being multiplied, quantized and split by sign, in the order the products read them:
 // rows in blocks of kRowBlock, the last block holding what remains (block_rows, as apply_int8
-// takes them); in a block of b rows, for each quad s, row by row, P's quad then N's, one
-// int32 each. The block from row r0 starts at int32 2 r0 quads, and its row i's quad s lies at
+// takes them); in a block of b rows, for each quad s, row by row, P's quad then N's (or U's, in
+// the offset form), one int32 each. The block from row r0 starts at int32 2 r0 quads, and its row i's quad s lies at
 // 2 (s b + i) in it: a product reads a chunk's activations at fixed offsets from one pointer. Also
 // the scales [M], whether a row has a negative value [M]; with zeros skipped, each row's nonzero
 // quads of P and their chunk offsets [M, K_pad / 4], the first count[r] used. Grown to the largest
@@ -87,6 +98,7 @@ struct QuadRows {
   const int32_t *gathered, *gathered_offsets;
   const int* gathered_count;
   int quad_count;
+  bool offset;  // U's quads in place of N's (offset_dot_is_exact)
 };
 
 template <typename T>
@@ -94,19 +106,36 @@ void grow(std::vector<T>& v, size_t size) {
   if (v.size() < size) v.resize(size);
 }
 
+// Whether this engine's dot product reads x's bytes as unsigned, with exact int32 sums, as V8 does
+// on x86 with AVX-VNNI (vpdpbusd); then the offset U = Xq + 128 in [1, 255] takes one dot product
+// where the split by sign takes two. Engines that read them as signed (ARM's sdot) or sum pairs in
+// saturating int16 (pmaddubsw, x86 without AVX-VNNI) fail it and split by sign. Every path computes
+// the same integer sums, so the same outputs. As XNNPACK chooses its relaxed kernels
+// (hardware-config.c, 2024): by the dot product's answer on operands that tell the three apart.
+bool offset_dot_is_exact() {
+  // Lanes of w: bytes 127, -127, 1, -1; x: bytes 255. Exact unsigned sums: 4 x 255 x w[byte], plus 7.
+  volatile int32_t w_lanes[4] = {0x7f7f7f7f, static_cast<int32_t>(0x81818181), 0x01010101, -1};
+  volatile int32_t x_byte = -1;
+  alignas(16) int32_t w[4] = {w_lanes[0], w_lanes[1], w_lanes[2], w_lanes[3]}, got[4];
+  simd::store_i32(got, simd::dot_i8_add(simd::load_i32(w), simd::splat_i32(x_byte), simd::splat_i32(7)));
+  return got[0] == 7 + 129540 && got[1] == 7 - 129540 && got[2] == 7 + 1020 && got[3] == 7 - 1020;
+}
+
 // Rows in the block that starts at row r0 of m (r0 a multiple of kRowBlock).
 int block_rows(int r0, int m) { return std::min(kRowBlock, m - r0); }
 
-// Writes the P and N quads of q [k_pad + 4] (zero past k_pad) as row i of a block of b rows at
-// `block` (the layout of ActivationQuads); returns whether a value is negative.
-bool split_by_sign(const int16_t* q, int k_pad, int b, int i, int32_t* block) {
-  const simd::i16x8 zero = simd::zero_i32();
+// Writes row i of a block of b rows at `block` (the layout of ActivationQuads) from q [k_pad + 4]
+// (zero past k_pad): P's quads, then N's, or with `offset` U's, U = Xq + 128 in [1, 255]; returns
+// whether a value is negative.
+bool split_by_sign(const int16_t* q, int k_pad, int b, int i, bool offset, int32_t* block) {
+  const simd::i16x8 zero = simd::zero_i32(), half = simd::splat_i16(128);
   simd::i16x8 negative = zero;
   for (int k = 0; k < k_pad; k += 2 * kQuad) {
     const simd::i16x8 v = simd::load_i16(q + k), n = simd::max_i16(simd::neg_i16(v), zero);
     negative = simd::max_i16(negative, n);
-    // Lanes: P's quads s and s + 1, N's quads s and s + 1.
-    const simd::i8x16 bytes = simd::narrow_i16(simd::max_i16(v, zero), n);
+    // Lanes: P's quads s and s + 1, then N's (or U's) quads s and s + 1.
+    const simd::i16x8 p = simd::max_i16(v, zero);
+    const simd::i8x16 bytes = offset ? simd::narrow_u8(p, simd::add_i16(v, half)) : simd::narrow_i16(p, n);
     int32_t* at = block + 2 * (k / kQuad * b + i);
     at[0] = simd::lane_i32<0>(bytes);
     at[1] = simd::lane_i32<2>(bytes);
@@ -118,7 +147,7 @@ bool split_by_sign(const int16_t* q, int k_pad, int b, int i, int32_t* block) {
   return simd::any_nonzero(negative);
 }
 
-void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
+void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, bool offset) {
   const size_t quads = k_pad / kQuad;
   grow(activations.row, k_pad + kQuad);
   grow(activations.quads, 2 * m * quads);
@@ -131,7 +160,7 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad) {
     int32_t* block = activations.quads.data() + 2 * r0 * quads;
     for (int i = 0; i < b; ++i) {
       activations.scales[r0 + i] = kernels::quantize_row(x + (r0 + i) * ldx, k, k_pad, q).scale;
-      activations.has_negative[r0 + i] = split_by_sign(q, k_pad, b, i, block);
+      activations.has_negative[r0 + i] = split_by_sign(q, k_pad, b, i, offset, block);
     }
   }
 }
@@ -160,20 +189,30 @@ bool gather_quads(int m, int quads) {
   return true;
 }
 
-// y[MR, 4 NP] = epilogue(x_scale[r] w_scale[j] (P sums - N sums) + b[j]) for features j from n0
-// (those < n): the same arithmetic as gemm_int8.cc's store, so the same floats.
-template <int MR, int NP, bool kSigned>
-[[gnu::always_inline]] inline void store(const i32x4 (&p)[MR][NP], const i32x4 (&neg)[MR][NP], const float* x_scale,
-                                         const float* w_scale, const float* bias, int n0, int n, float* y, int ldy,
-                                         Epilogue epilogue) {
+// How a block of rows is summed. kNonNegative: no row has a negative value, one dot product of P a
+// chunk. kSignSplit: P's and N's, two a chunk. kOffset: U's, one a chunk, with the weights' sums
+// taken off, sum_k Wq[j, k] U[k] - 128 sum_k Wq[j, k] = sum_k Wq[j, k] Xq[k]: exact only where the
+// dot product reads U's bytes as unsigned with exact sums (offset_dot_is_exact).
+enum class Sums { kNonNegative, kSignSplit, kOffset };
+
+// y[MR, 4 NP] = epilogue(x_scale[r] w_scale[j] sum_k Wq[j, k] Xq[r, k] + b[j]) for features j from
+// n0 (those < n), from the sums p (and nsum, for kSignSplit) and the weights' offset sums
+// `w_sums`: the same arithmetic as gemm_int8.cc's store, so the same floats.
+template <int MR, int NP, Sums S>
+[[gnu::always_inline]] inline void store(const i32x4 (&p)[MR][NP], const i32x4 (&nsum)[MR][NP], const float* x_scale,
+                                         const float* w_scale, const int32_t* w_sums, const float* bias, int n0, int n,
+                                         float* y, int ldy, Epilogue epilogue) {
 #pragma GCC unroll 4
   for (int q = 0; q < NP; ++q) {
     const int col = n0 + kFeatures * q;
     if (col >= n) continue;
     const simd::f32x4 ws = simd::load(w_scale + col), b = simd::load(bias + col);
+    const i32x4 offset = S == Sums::kOffset ? simd::load_i32(w_sums + col) : simd::zero_i32();
 #pragma GCC unroll 4
     for (int r = 0; r < MR; ++r) {
-      const i32x4 sum = kSigned ? simd::sub_i32(p[r][q], neg[r][q]) : p[r][q];
+      const i32x4 sum = S == Sums::kSignSplit ? simd::sub_i32(p[r][q], nsum[r][q])
+                        : S == Sums::kOffset  ? simd::sub_i32(p[r][q], offset)
+                                              : p[r][q];
       const simd::f32x4 v = simd::add(simd::mul(simd::to_f32(sum), simd::mul(ws, simd::splat(x_scale[r]))), b);
       kernels::finish(v, y + r * ldy + col, std::min(4, n - col), epilogue);
     }
@@ -181,13 +220,15 @@ template <int MR, int NP, bool kSigned>
 }
 
 // y[MR, 4 NP] for the block of MR rows at x (ActivationQuads' layout, `quads` quads) and NP
-// consecutive panels from `panel`: one load per chunk, shared by the MR rows, and each row's two
-// quads read at fixed offsets from x; N's dot products only when kSigned. (Adding N's products
-// with the chunk's weights negated into P's sums, which halves the sums, measured 6-10% slower
-// in whole translations, 2026-11-29: each sum then waits on two dot products a chunk.)
-template <int MR, int NP, bool kSigned>
+// consecutive panels from `panel`: one load per chunk, shared by the MR rows, and each row's
+// quads read at fixed offsets from x (P's, or U's for kOffset; N's too for kSignSplit). (Adding
+// N's products with the chunk's weights negated into P's sums, which halves the sums, measured
+// 6-10% slower in whole translations, 2026-11-29: each sum then waits on two dot products a chunk.)
+template <int MR, int NP, Sums S>
 void block(const int32_t* x, int quads, const float* x_scale, const int8_t* panel, size_t stride,
-           const float* w_scale, const float* bias, int n0, int n, float* y, int ldy, Epilogue epilogue) {
+           const float* w_scale, const int32_t* w_sums, const float* bias, int n0, int n, float* y, int ldy,
+           Epilogue epilogue) {
+  constexpr int kFirst = S == Sums::kOffset ? 1 : 0;  // the quad each row's sums start from
   i32x4 p[MR][NP], nsum[MR][NP];
   for (int r = 0; r < MR; ++r) {
     for (int q = 0; q < NP; ++q) p[r][q] = nsum[r][q] = simd::zero_i32();
@@ -196,44 +237,60 @@ void block(const int32_t* x, int quads, const float* x_scale, const int8_t* pane
     i8x16 w[NP];
     for (int q = 0; q < NP; ++q) w[q] = simd::load_i16x8(panel + q * stride);
     for (int r = 0; r < MR; ++r) {
-      const i8x16 xp = simd::splat_i32(x[2 * r]);
+      const i8x16 xp = simd::splat_i32(x[2 * r + kFirst]);
       for (int q = 0; q < NP; ++q) p[r][q] = simd::dot_i8_add(w[q], xp, p[r][q]);
-      if constexpr (kSigned) {
+      if constexpr (S == Sums::kSignSplit) {
         const i8x16 xn = simd::splat_i32(x[2 * r + 1]);
         for (int q = 0; q < NP; ++q) nsum[r][q] = simd::dot_i8_add(w[q], xn, nsum[r][q]);
       }
     }
   }
-  store<MR, NP, kSigned>(p, nsum, x_scale, w_scale, bias, n0, n, y, ldy, epilogue);
+  store<MR, NP, S>(p, nsum, x_scale, w_scale, w_sums, bias, n0, n, y, ldy, epilogue);
 }
 
-// Panels g .. g+count-1 for MR rows, NP at a time (then one at a time), so that the sums (MR NP,
-// twice with N), the chunks and a broadcast fit in x86's 16 vector registers (V8 maps v128 values to them).
-template <int MR, bool kSigned>
+// Panels a block of MR rows takes at once: as many as keep its sums (MR NP, twice with N's), the
+// chunks and a broadcast in x86's 16 vector registers, of which V8 keeps one for itself. In the
+// offset form (wasm, Xeon with AVX-VNNI, 2026-11-30): 8 panels for one row against 4 took a decode
+// step's products from 95-106 to 108-137 GOP/s, and one panel for 6 rows against 2 (which spilled
+// sums) the encoder's from 131 to 143.
+template <int MR, Sums S>
+constexpr int panels_per_block() {
+  if constexpr (S == Sums::kSignSplit) return MR == 1 ? 4 : MR <= 3 ? 2 : 1;
+  if constexpr (S == Sums::kOffset) return MR == 1 ? 8 : MR == 2 ? 4 : MR == 3 ? 2 : 1;
+  return MR <= 2 ? 4 : 2;
+}
+
+// Panels g .. g+count-1 for MR rows, panels_per_block at a time (then one at a time).
+template <int MR, Sums S>
 void row_block(const int32_t* x, int quads, const float* x_scale, const int8_t* panels, size_t stride,
-               const float* w_scale, const float* bias, int g, int count, int n, float* y, int ldy, Epilogue e) {
-  constexpr int NP = kSigned ? (MR == 1 ? 4 : MR <= 3 ? 2 : 1) : (MR <= 2 ? 4 : 2);
+               const float* w_scale, const int32_t* w_sums, const float* bias, int g, int count, int n, float* y,
+               int ldy, Epilogue e) {
+  constexpr int NP = panels_per_block<MR, S>();
   int q = g;
   for (; q + NP <= g + count; q += NP) {
-    block<MR, NP, kSigned>(x, quads, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, ldy, e);
+    block<MR, NP, S>(x, quads, x_scale, panels + q * stride, stride, w_scale, w_sums, bias, q * kFeatures, n, y, ldy,
+                     e);
   }
   for (; q < g + count; ++q) {
-    block<MR, 1, kSigned>(x, quads, x_scale, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, ldy, e);
+    block<MR, 1, S>(x, quads, x_scale, panels + q * stride, stride, w_scale, w_sums, bias, q * kFeatures, n, y, ldy, e);
   }
 }
 
-// MR rows from `row`, signed or not as any of them has a negative value.
+// MR rows from `row`: with kNonNegative sums unless one has a negative value, then with
+// kOffset's where the dot product allows, else with kSignSplit's.
 template <int MR>
-void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const float* w_scale, const float* bias,
-          int g, int count, int n, float* y, int ldy, Epilogue e) {
+void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const float* w_scale,
+          const int32_t* w_sums, const float* bias, int g, int count, int n, float* y, int ldy, Epilogue e) {
   const int quads = x.quad_count;
   const int32_t* block = x.quads + 2 * static_cast<size_t>(row) * quads;
   const float* xs = x.scales + row;
   const bool negative = std::any_of(x.has_negative + row, x.has_negative + row + MR, [](char c) { return c != 0; });
-  if (negative) {
-    row_block<MR, true>(block, quads, xs, panels, stride, w_scale, bias, g, count, n, y, ldy, e);
+  if (!negative) {
+    row_block<MR, Sums::kNonNegative>(block, quads, xs, panels, stride, w_scale, w_sums, bias, g, count, n, y, ldy, e);
+  } else if (x.offset) {
+    row_block<MR, Sums::kOffset>(block, quads, xs, panels, stride, w_scale, w_sums, bias, g, count, n, y, ldy, e);
   } else {
-    row_block<MR, false>(block, quads, xs, panels, stride, w_scale, bias, g, count, n, y, ldy, e);
+    row_block<MR, Sums::kSignSplit>(block, quads, xs, panels, stride, w_scale, w_sums, bias, g, count, n, y, ldy, e);
   }
 }
 
@@ -255,7 +312,7 @@ void gathered_block(const int32_t* values, const int32_t* offsets, int count, co
     const int8_t* w = panel + offsets[c];
     for (int q = 0; q < NP; ++q) p[0][q] = simd::dot_i8_add(simd::load_i16x8(w + q * stride), xp, p[0][q]);
   }
-  store<1, NP, false>(p, p, x_scale, w_scale, bias, n0, n, y, 0, epilogue);
+  store<1, NP, Sums::kNonNegative>(p, p, x_scale, w_scale, nullptr, bias, n0, n, y, 0, epilogue);
 }
 
 // Row r over its gathered quads, panels g .. g + count - 1, four at a time.
@@ -275,6 +332,18 @@ void gathered_row(const QuadRows& x, int r, const int8_t* panels, size_t stride,
 }
 
 }  // namespace
+
+std::vector<int32_t> PackedLinear::offset_sums(const int8_t* panels, int out, int in) {
+  const size_t stride = panel_stride(in);
+  std::vector<int32_t> sums(round_up(out, 8), 0);
+  const i8x16 ones = simd::splat_i32(0x01010101);
+  for (int p = 0; p < round_up(out, kFeatures) / kFeatures; ++p) {
+    i32x4 sum = simd::zero_i32();  // lane i: sum_k Wq[4p + i, k]
+    for (size_t c = 0; c < stride; c += kChunk) sum = simd::dot_i8_add(simd::load_i16x8(panels + p * stride + c), ones, sum);
+    simd::store_i32(sums.data() + kFeatures * p, simd::shift_left_i32(sum, 7));
+  }
+  return sums;
+}
 
 void PackedLinear::int8_row(int j, int8_t* out) const {
   const size_t stride = panel_stride(in_);
@@ -329,16 +398,22 @@ PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int o
   return from_packed(std::move(panels), scale, out, in, bias);
 }
 
+bool int8_dot_offset_form() {
+  static const bool offset = offset_dot_is_exact();
+  return offset;
+}
+
 void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue,
                               InputZeros zeros) const {
   const int k_pad = round_up(in_, kQuad), quads = k_pad / kQuad, panels = round_up(out_, kFeatures) / kFeatures;
   const size_t stride = panel_stride(in_);
-  quantize_rows(x, m, ldx, in_, k_pad);
+  const bool offset = int8_dot_offset_form();
+  quantize_rows(x, m, ldx, in_, k_pad, offset);
   const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads);
   const int8_t* w = qpanels_.get();
   const QuadRows xq{activations.quads.data(), activations.scales.data(), activations.has_negative.data(),
                     activations.gathered.data(), activations.gathered_offsets.data(), activations.gathered_count.data(),
-                    quads};
+                    quads, offset};
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
   const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
   parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
@@ -351,8 +426,8 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
         continue;
       }
       for (int r = 0; r < m; r += kRowBlock) {
-        kRowBlocks[block_rows(r, m) - 1](xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, ldy,
-                                         epilogue);
+        kRowBlocks[block_rows(r, m) - 1](xq, r, w, stride, scale_.data(), offset_sums_.data(), bias_.data(), g, count,
+                                         out_, y + r * ldy, ldy, epilogue);
       }
     }
   });

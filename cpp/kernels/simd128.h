@@ -11,8 +11,10 @@
 //     bytes per lane, whose result is the same on every engine when x's bytes are in [0, 127]
 //     (the operand whose top bit an engine may read as unsigned; x86's pmaddubsw then never
 //     saturates: 2 x 127 x 128 < 2^15). gemm_int8_dot.cc keeps it there.
-// CROSSATTN_EMULATE_RELAXED_SIMD gives the native build the same two on SSSE3 (madd unfused), so
+// CROSSATTN_EMULATE_RELAXED_SIMD gives the native build the same two on SSE4.1 (madd unfused), so
 // that the native tests check the relaxed kernels; CROSSATTN_RELAXED_SIMD is then set either way.
+// Its dot product is V8's without AVX-VNNI (saturating pairs), or with CROSSATTN_EMULATE_AVX_VNNI
+// V8's with it (exact unsigned sums): gemm_int8_dot.cc takes a different form on each.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +68,7 @@ inline i32x4 sub_i32(i32x4 a, i32x4 b) { return wasm_i32x4_sub(a, b); }
 inline i16x8 load_i16x8(const int8_t* p) { return wasm_v128_load(p); }
 inline void store_i8x16(int8_t* p, i16x8 v) { wasm_v128_store(p, v); }
 inline void store_i32(int32_t* p, i32x4 v) { wasm_v128_store(p, v); }
+inline i32x4 load_i32(const int32_t* p) { return wasm_v128_load(p); }
 /// Each int16 lane's high byte, sign-extended: an arithmetic shift right by 8.
 inline i16x8 high_bytes_i16(i16x8 a) { return wasm_i16x8_shr(a, 8); }
 /// Every byte's top bit flipped: int8 w becomes the uint8 w + 128, and back.
@@ -99,6 +102,10 @@ inline i16x8 max_i16(i16x8 a, i16x8 b) { return wasm_i16x8_max(a, b); }
 inline i16x8 neg_i16(i16x8 a) { return wasm_i16x8_neg(a); }
 /// Packs two int16x8 into int8x16 with signed saturation.
 inline i8x16 narrow_i16(i16x8 a, i16x8 b) { return wasm_i8x16_narrow_i16x8(a, b); }
+/// Packs two int16x8 into uint8x16 with unsigned saturation.
+inline i8x16 narrow_u8(i16x8 a, i16x8 b) { return wasm_u8x16_narrow_i16x8(a, b); }
+inline i16x8 add_i16(i16x8 a, i16x8 b) { return wasm_i16x8_add(a, b); }
+inline i16x8 splat_i16(int16_t x) { return wasm_i16x8_splat(x); }
 inline i16x8 load_i16(const int16_t* p) { return wasm_v128_load(p); }
 inline bool any_nonzero(i16x8 a) { return wasm_v128_any_true(a); }
 template <int kLane>
@@ -140,6 +147,7 @@ inline i32x4 sub_i32(i32x4 a, i32x4 b) { return _mm_sub_epi32(a, b); }
 inline i16x8 load_i16x8(const int8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline void store_i8x16(int8_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 inline void store_i32(int32_t* p, i32x4 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+inline i32x4 load_i32(const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline i16x8 high_bytes_i16(i16x8 a) { return _mm_srai_epi16(a, 8); }
 inline i16x8 flip_sign_bits(i16x8 a) { return _mm_xor_si128(a, _mm_set1_epi8(-128)); }
 inline i16x8 interleave_low_i8(i16x8 a, i16x8 b) { return _mm_unpacklo_epi8(a, b); }
@@ -155,6 +163,9 @@ inline i8x16 pairs_to_quads(i8x16 a) {
 inline i16x8 max_i16(i16x8 a, i16x8 b) { return _mm_max_epi16(a, b); }
 inline i16x8 neg_i16(i16x8 a) { return _mm_sub_epi16(_mm_setzero_si128(), a); }
 inline i8x16 narrow_i16(i16x8 a, i16x8 b) { return _mm_packs_epi16(a, b); }
+inline i8x16 narrow_u8(i16x8 a, i16x8 b) { return _mm_packus_epi16(a, b); }
+inline i16x8 add_i16(i16x8 a, i16x8 b) { return _mm_add_epi16(a, b); }
+inline i16x8 splat_i16(int16_t x) { return _mm_set1_epi16(x); }
 inline i16x8 load_i16(const int16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline bool any_nonzero(i16x8 a) { return _mm_testz_si128(a, a) == 0; }
 template <int kLane>
@@ -162,10 +173,21 @@ inline int32_t lane_i32(i32x4 a) { return _mm_extract_epi32(a, kLane); }
 
 #if defined(CROSSATTN_EMULATE_RELAXED_SIMD)
 inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+#if defined(CROSSATTN_EMULATE_AVX_VNNI)
+/// As V8 lowers i32x4.relaxed_dot_i8x16_i7x16_add_s with AVX-VNNI (vpdpbusd): x's bytes unsigned,
+/// w's signed, exact int32 sums (widened to int16, multiplied in pairs, the pairs added).
+inline i32x4 dot_i8_add(i8x16 w, i8x16 x, i32x4 acc) {
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i low = _mm_madd_epi16(_mm_unpacklo_epi8(x, zero), _mm_cvtepi8_epi16(w));
+  const __m128i high = _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), _mm_cvtepi8_epi16(_mm_srli_si128(w, 8)));
+  return _mm_add_epi32(acc, _mm_hadd_epi32(low, high));
+}
+#else
 /// As V8 lowers i32x4.relaxed_dot_i8x16_i7x16_add_s without AVX-VNNI: pmaddubsw, pmaddwd by ones, paddd.
 inline i32x4 dot_i8_add(i8x16 w, i8x16 x, i32x4 acc) {
   return _mm_add_epi32(acc, _mm_madd_epi16(_mm_maddubs_epi16(x, w), _mm_set1_epi16(1)));
 }
+#endif
 #endif
 
 #endif

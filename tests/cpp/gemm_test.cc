@@ -241,7 +241,8 @@ TEST(Gemm, Int8SkippingZeroInputsIsExact) {
 // SIMD's in crossattn-relaxed.wasm; this test runs against both, natively): y is the documented
 // arithmetic in float, bit for bit: Xq = nearest(x / s_x) computed as x * (1 / s_x) with
 // s_x = max|x| / 127, the exact integer sum S = sum Xq Wq, then float(S) * (s_w s_x) + b. Rows of
-// mixed sign (both of the relaxed kernel's dot products), rows with no negative value (one), rows
+// mixed sign (the relaxed kernel's offset form or its split by sign, as the engine's dot product
+// allows: this test runs against both), rows with no negative value (one dot product a chunk), rows
 // of zeros, blocks of rows and leftovers.
 // y of `packed` (weights wq [n, k], scales w_scale, bias) for x [m, k] is the documented arithmetic, bit for bit.
 void expect_documented_arithmetic(const PackedLinear& packed, const Case& c, const std::vector<float>& x,
@@ -260,6 +261,17 @@ void expect_documented_arithmetic(const PackedLinear& packed, const Case& c, con
       ASSERT_EQ(y[r * c.n + j], expected) << c.m << "x" << c.k << "x" << c.n << " row " << r << " feature " << j;
     }
   }
+}
+
+// The relaxed kernel takes its offset form exactly where the engine's dot product reads bytes above
+// 127 as unsigned with exact sums: V8's with AVX-VNNI (emulated here by CROSSATTN_EMULATE_AVX_VNNI),
+// not V8's saturating pairs without it; the SIMD128 kernel has no such form.
+TEST(Gemm, Int8DotFormFollowsTheEnginesDotProduct) {
+#if defined(CROSSATTN_EMULATE_AVX_VNNI)
+  EXPECT_TRUE(int8_dot_offset_form());
+#else
+  EXPECT_FALSE(int8_dot_offset_form());
+#endif
 }
 
 TEST(Gemm, Int8OutputIsTheDocumentedArithmeticBitForBit) {
