@@ -54,10 +54,15 @@ using simd::i8x16;
 constexpr int kFeatures = 4;    // output features per panel (one i32x4 of sums)
 constexpr int kQuad = 4;        // inputs per lane of a chunk
 constexpr int kChunk = 16;      // bytes per chunk: 4 features x 4 inputs
-// MR for blocks of rows: 6 rows keep 12 sums in flight with N's, enough to cover the dot product's
-// latency (with 4, the encoder's products ran at 40 against 63 GOP/s in wasm on a Xeon with
-// AVX-VNNI, 2026-11-29; whole translations 1.01-1.03x faster).
-constexpr int kRowBlock = 6;
+// MR for blocks of rows, by form. Split by sign: 6 rows keep 12 sums in flight with N's, enough to
+// cover the dot product's latency (with 4, the encoder's products ran at 40 against 63 GOP/s in wasm
+// on a Xeon with AVX-VNNI, 2026-11-29; whole translations 1.01-1.03x faster). Offset: 4 rows of 2
+// panels each, 8 sums, one broadcast for 2 dot products (the encoder's products 162-165 GOP/s,
+// against 158-160 with 5 rows of 2 panels, 143 with 6 rows of 1 and 136 with 3 rows of 4, which
+// spilled sums; 2026-11-30).
+constexpr int kSplitRowBlock = 6;
+constexpr int kOffsetRowBlock = 4;
+static_assert(kOffsetRowBlock <= kSplitRowBlock, "kRowBlocks holds the larger");
 constexpr int kPanelGroup = 8;  // panels a thread takes at a time (32 features)
 // A row is gathered (its zero quads skipped) when at most this share of its quads is nonzero.
 constexpr float kGatherShare = 0.5f;
@@ -72,7 +77,7 @@ size_t weight_offset(int j, int k, size_t stride) {
 }
 
 // The rows being multiplied, quantized and split by sign, in the order the products read them:
-// rows in blocks of kRowBlock, the last block holding what remains (block_rows, as apply_int8
+// rows in blocks of kSplitRowBlock or kOffsetRowBlock, the last block holding what remains (block_rows, as apply_int8
 // takes them); in a block of b rows, for each quad s, row by row, P's quad then N's (or U's, in
 // the offset form), one int32 each. The block from row r0 starts at int32 2 r0 quads, and its row i's quad s lies at
 // 2 (s b + i) in it: a product reads a chunk's activations at fixed offsets from one pointer. Also
@@ -121,8 +126,8 @@ bool offset_dot_is_exact() {
   return got[0] == 7 + 129540 && got[1] == 7 - 129540 && got[2] == 7 + 1020 && got[3] == 7 - 1020;
 }
 
-// Rows in the block that starts at row r0 of m (r0 a multiple of kRowBlock).
-int block_rows(int r0, int m) { return std::min(kRowBlock, m - r0); }
+// Rows in the block that starts at row r0 of m, in blocks of `block` rows (r0 a multiple of it).
+int block_rows(int r0, int m, int block) { return std::min(block, m - r0); }
 
 // Writes row i of a block of b rows at `block` (the layout of ActivationQuads) from q [k_pad + 4]
 // (zero past k_pad): P's quads, then N's, or with `offset` U's, U = Xq + 128 in [1, 255]; returns
@@ -137,17 +142,19 @@ bool split_by_sign(const int16_t* q, int k_pad, int b, int i, bool offset, int32
     const simd::i16x8 p = simd::max_i16(v, zero);
     const simd::i8x16 bytes = offset ? simd::narrow_u8(p, simd::add_i16(v, half)) : simd::narrow_i16(p, n);
     int32_t* at = block + 2 * (k / kQuad * b + i);
-    at[0] = simd::lane_i32<0>(bytes);
-    at[1] = simd::lane_i32<2>(bytes);
     if (k + kQuad < k_pad) {
-      at[2 * b] = simd::lane_i32<1>(bytes);
-      at[2 * b + 1] = simd::lane_i32<3>(bytes);
+      simd::store_even_odd_i32(at, at + 2 * b, bytes);
+    } else {
+      at[0] = simd::lane_i32<0>(bytes);
+      at[1] = simd::lane_i32<2>(bytes);
     }
   }
   return simd::any_nonzero(negative);
 }
 
-void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, bool offset) {
+// Quantizes x [m, k] (row stride ldx) into ActivationQuads, in blocks of `block` rows, with U's
+// quads in place of N's where `offset`.
+void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, int block_size, bool offset) {
   const size_t quads = k_pad / kQuad;
   grow(activations.row, k_pad + kQuad);
   grow(activations.quads, 2 * m * quads);
@@ -155,8 +162,8 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, bool offset
   grow(activations.has_negative, m);
   int16_t* q = activations.row.data();
   std::fill(q + k_pad, q + k_pad + kQuad, 0);
-  for (int r0 = 0; r0 < m; r0 += block_rows(r0, m)) {
-    const int b = block_rows(r0, m);
+  for (int r0 = 0; r0 < m; r0 += block_size) {
+    const int b = block_rows(r0, m, block_size);
     int32_t* block = activations.quads.data() + 2 * r0 * quads;
     for (int i = 0; i < b; ++i) {
       activations.scales[r0 + i] = kernels::quantize_row(x + (r0 + i) * ldx, k, k_pad, q).scale;
@@ -167,13 +174,13 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, bool offset
 
 // Lists each row's nonzero quads of P; true when no row has a negative value and each has at most
 // kGatherShare of its quads nonzero, so that the gathered product pays.
-bool gather_quads(int m, int quads) {
+bool gather_quads(int m, int quads, int block) {
   grow(activations.gathered, static_cast<size_t>(m) * quads);
   grow(activations.gathered_offsets, static_cast<size_t>(m) * quads);
   grow(activations.gathered_count, m);
   for (int r = 0; r < m; ++r) {
     if (activations.has_negative[r]) return false;
-    const int start = r / kRowBlock * kRowBlock, b = block_rows(start, m), i = r - start;
+    const int start = r / block * block, b = block_rows(start, m, block), i = r - start;
     const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(start) * quads + 2 * i;
     int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
     int32_t* offsets = activations.gathered_offsets.data() + static_cast<size_t>(r) * quads;
@@ -250,13 +257,12 @@ void block(const int32_t* x, int quads, const float* x_scale, const int8_t* pane
 
 // Panels a block of MR rows takes at once: as many as keep its sums (MR NP, twice with N's), the
 // chunks and a broadcast in x86's 16 vector registers, of which V8 keeps one for itself. In the
-// offset form (wasm, Xeon with AVX-VNNI, 2026-11-30): 8 panels for one row against 4 took a decode
-// step's products from 95-106 to 108-137 GOP/s, and one panel for 6 rows against 2 (which spilled
-// sums) the encoder's from 131 to 143.
+// offset form (wasm, Xeon with AVX-VNNI, 2026-11-30), 8 panels for one row against 4 took a decode
+// step's products from 95-106 to 108-137 GOP/s (blocks of rows: kOffsetRowBlock).
 template <int MR, Sums S>
 constexpr int panels_per_block() {
   if constexpr (S == Sums::kSignSplit) return MR == 1 ? 4 : MR <= 3 ? 2 : 1;
-  if constexpr (S == Sums::kOffset) return MR == 1 ? 8 : MR == 2 ? 4 : MR == 3 ? 2 : 1;
+  if constexpr (S == Sums::kOffset) return MR == 1 ? 8 : MR == 2 ? 4 : 2;
   return MR <= 2 ? 4 : 2;
 }
 
@@ -294,10 +300,10 @@ void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const
   }
 }
 
-// rows<b> for a block of b rows: blocks of kRowBlock rows, the last holding what remains (so a beam
-// of 4 reads the weights once, not once a row).
+// rows<b> for a block of b rows: blocks of kSplitRowBlock or kOffsetRowBlock rows, the last holding
+// what remains (so a beam of 4 reads the weights once, not once a row).
 constexpr decltype(&rows<1>) kRowBlocks[] = {&rows<1>, &rows<2>, &rows<3>, &rows<4>, &rows<5>, &rows<6>};
-static_assert(std::size(kRowBlocks) == kRowBlock, "one kernel for each block size");
+static_assert(std::size(kRowBlocks) == kSplitRowBlock, "one kernel for each block size");
 
 // y[1, 4 NP] for one row over its gathered quads: values [count] (quads of P) and offsets [count]
 // of their chunks in a panel, for NP consecutive panels from `panel`.
@@ -408,8 +414,9 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
   const int k_pad = round_up(in_, kQuad), quads = k_pad / kQuad, panels = round_up(out_, kFeatures) / kFeatures;
   const size_t stride = panel_stride(in_);
   const bool offset = int8_dot_offset_form();
-  quantize_rows(x, m, ldx, in_, k_pad, offset);
-  const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads);
+  const int block = offset ? kOffsetRowBlock : kSplitRowBlock;
+  quantize_rows(x, m, ldx, in_, k_pad, block, offset);
+  const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads, block);
   const int8_t* w = qpanels_.get();
   const QuadRows xq{activations.quads.data(), activations.scales.data(), activations.has_negative.data(),
                     activations.gathered.data(), activations.gathered_offsets.data(), activations.gathered_count.data(),
@@ -425,8 +432,8 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
         }
         continue;
       }
-      for (int r = 0; r < m; r += kRowBlock) {
-        kRowBlocks[block_rows(r, m) - 1](xq, r, w, stride, scale_.data(), offset_sums_.data(), bias_.data(), g, count,
+      for (int r = 0; r < m; r += block) {
+        kRowBlocks[block_rows(r, m, block) - 1](xq, r, w, stride, scale_.data(), offset_sums_.data(), bias_.data(), g, count,
                                          out_, y + r * ldy, ldy, epilogue);
       }
     }

@@ -69,6 +69,12 @@ inline i16x8 load_i16x8(const int8_t* p) { return wasm_v128_load(p); }
 inline void store_i8x16(int8_t* p, i16x8 v) { wasm_v128_store(p, v); }
 inline void store_i32(int32_t* p, i32x4 v) { wasm_v128_store(p, v); }
 inline i32x4 load_i32(const int32_t* p) { return wasm_v128_load(p); }
+/// Lanes {a0, a2} stored at p and {a1, a3} at q, 8 bytes each.
+inline void store_even_odd_i32(int32_t* p, int32_t* q, i32x4 a) {
+  const i32x4 v = wasm_i32x4_shuffle(a, a, 0, 2, 1, 3);
+  wasm_v128_store64_lane(p, v, 0);
+  wasm_v128_store64_lane(q, v, 1);
+}
 /// Each int16 lane's high byte, sign-extended: an arithmetic shift right by 8.
 inline i16x8 high_bytes_i16(i16x8 a) { return wasm_i16x8_shr(a, 8); }
 /// Every byte's top bit flipped: int8 w becomes the uint8 w + 128, and back.
@@ -148,6 +154,11 @@ inline i16x8 load_i16x8(const int8_t* p) { return _mm_loadu_si128(reinterpret_ca
 inline void store_i8x16(int8_t* p, i16x8 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 inline void store_i32(int32_t* p, i32x4 v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 inline i32x4 load_i32(const int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline void store_even_odd_i32(int32_t* p, int32_t* q, i32x4 a) {
+  const __m128i v = _mm_shuffle_epi32(a, _MM_SHUFFLE(3, 1, 2, 0));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), v);
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(q), _mm_unpackhi_epi64(v, v));
+}
 inline i16x8 high_bytes_i16(i16x8 a) { return _mm_srai_epi16(a, 8); }
 inline i16x8 flip_sign_bits(i16x8 a) { return _mm_xor_si128(a, _mm_set1_epi8(-128)); }
 inline i16x8 interleave_low_i8(i16x8 a, i16x8 b) { return _mm_unpacklo_epi8(a, b); }
