@@ -375,10 +375,14 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
   const int32_t *pairs = activations.pairs.data(), *offsets = activations.pair_offsets.data();
   const int* pair_count = activations.pair_count.data();
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
+  // A group's panels stay in L1 while every block of rows uses them; one block of rows takes its
+  // whole range at once (a decode step's product: no call per group).
   const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
+  const int run = m <= kRowBlock ? panels : kPanelGroup;
   parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
-    for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
-      const int count = std::min(kPanelGroup, panels - g);
+    const int end = std::min(panels, last * kPanelGroup);
+    for (int g = first * kPanelGroup; g < end; g += run) {
+      const int count = std::min(run, end - g);
       if (gathered) {
         for (int r = 0; r < m; ++r) {
           const size_t at = static_cast<size_t>(r) * (k_pad / 2);

@@ -422,10 +422,14 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
                     activations.gathered.data(), activations.gathered_offsets.data(), activations.gathered_count.data(),
                     quads, offset};
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
+  // A group's panels stay in L1 while every block of rows uses them; one block of rows takes its
+  // whole range at once (a decode step's product: no call per group).
   const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
+  const int run = m <= block ? panels : kPanelGroup;
   parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
-    for (int g = first * kPanelGroup; g < std::min(panels, last * kPanelGroup); g += kPanelGroup) {
-      const int count = std::min(kPanelGroup, panels - g);
+    const int end = std::min(panels, last * kPanelGroup);
+    for (int g = first * kPanelGroup; g < end; g += run) {
+      const int count = std::min(run, end - g);
       if (gathered) {
         for (int r = 0; r < m; ++r) {
           gathered_row(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, epilogue);
@@ -433,8 +437,8 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
         continue;
       }
       for (int r = 0; r < m; r += block) {
-        kRowBlocks[block_rows(r, m, block) - 1](xq, r, w, stride, scale_.data(), offset_sums_.data(), bias_.data(), g, count,
-                                         out_, y + r * ldy, ldy, epilogue);
+        kRowBlocks[block_rows(r, m, block) - 1](xq, r, w, stride, scale_.data(), offset_sums_.data(), bias_.data(), g,
+                                                count, out_, y + r * ldy, ldy, epilogue);
       }
     }
   });
