@@ -12,7 +12,7 @@
 // (pmaddubsw). Xq lies in [-127, 127]. A row with no negative value (a ReLU's output) takes one
 // dot product per 16 weights as it is. Other rows take one of two exact forms:
 // - Offset, where the engine's dot product reads bytes as unsigned with exact sums (a probe at the
-//   first product, offset_dot_is_exact, as XNNPACK chooses its relaxed kernels): U = Xq + 128, in
+//   first product, offset_dot_is_exact, as onnxruntime's MLAS asks HasUSDot()): U = Xq + 128, in
 //   [1, 255], and
 //     sum_k Wq[j, k] Xq[k] = dot(Wq[j], U) - 128 sum_k Wq[j, k],
 //   the weights' sums computed at load (offset_sums): one dot product per 16 weights.
@@ -77,10 +77,11 @@ size_t weight_offset(int j, int k, size_t stride) {
 }
 
 // The rows being multiplied, quantized and split by sign, in the order the products read them:
-// rows in blocks of kSplitRowBlock or kOffsetRowBlock, the last block holding what remains (block_rows, as apply_int8
-// takes them); in a block of b rows, for each quad s, row by row, P's quad then N's (or U's, in
-// the offset form), one int32 each. The block from row r0 starts at int32 2 r0 quads, and its row i's quad s lies at
-// 2 (s b + i) in it: a product reads a chunk's activations at fixed offsets from one pointer. Also
+// rows in blocks of kSplitRowBlock or kOffsetRowBlock, the last block holding what remains
+// (block_rows, as apply_int8 takes them); in a block of b rows, for each quad s, row by row, P's
+// quad then N's (or U's, in the offset form), one int32 each. The block from row r0 starts at
+// int32 2 r0 quads, and its row i's quad s lies at 2 (s b + i) in it: a product reads a chunk's
+// activations at fixed offsets from one pointer. Also
 // the scales [M], whether a row has a negative value [M]; with zeros skipped, each row's nonzero
 // quads of P and their chunk offsets [M, K_pad / 4], the first count[r] used. Grown to the largest
 // product seen, then reused.
@@ -115,8 +116,9 @@ void grow(std::vector<T>& v, size_t size) {
 // on x86 with AVX-VNNI (vpdpbusd); then the offset U = Xq + 128 in [1, 255] takes one dot product
 // where the split by sign takes two. Engines that read them as signed (ARM's sdot) or sum pairs in
 // saturating int16 (pmaddubsw, x86 without AVX-VNNI) fail it and split by sign. Every path computes
-// the same integer sums, so the same outputs. As XNNPACK chooses its relaxed kernels
-// (hardware-config.c, 2024): by the dot product's answer on operands that tell the three apart.
+// the same integer sums, so the same outputs. As onnxruntime's MLAS chooses its relaxed int8 kernel
+// (qgemm_kernel_wasmrelaxedsimd.cpp, HasUSDot): by the dot product's answer on operands that tell
+// the engines apart.
 bool offset_dot_is_exact() {
   // Lanes of w: bytes 127, -127, 1, -1; x: bytes 255. Exact unsigned sums: 4 x 255 x w[byte], plus 7.
   volatile int32_t w_lanes[4] = {0x7f7f7f7f, static_cast<int32_t>(0x81818181), 0x01010101, -1};
@@ -152,8 +154,8 @@ bool split_by_sign(const int16_t* q, int k_pad, int b, int i, bool offset, int32
   return simd::any_nonzero(negative);
 }
 
-// Quantizes x [m, k] (row stride ldx) into ActivationQuads, in blocks of `block` rows, with U's
-// quads in place of N's where `offset`.
+// Quantizes x [m, k] (row stride ldx) into ActivationQuads, in blocks of `block_size` rows, with
+// U's quads in place of N's where `offset`.
 void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, int block_size, bool offset) {
   const size_t quads = k_pad / kQuad;
   grow(activations.row, k_pad + kQuad);
@@ -345,7 +347,8 @@ std::vector<int32_t> PackedLinear::offset_sums(const int8_t* panels, int out, in
   const i8x16 ones = simd::splat_i32(0x01010101);
   for (int p = 0; p < round_up(out, kFeatures) / kFeatures; ++p) {
     i32x4 sum = simd::zero_i32();  // lane i: sum_k Wq[4p + i, k]
-    for (size_t c = 0; c < stride; c += kChunk) sum = simd::dot_i8_add(simd::load_i16x8(panels + p * stride + c), ones, sum);
+    const int8_t* panel = panels + p * stride;
+    for (size_t c = 0; c < stride; c += kChunk) sum = simd::dot_i8_add(simd::load_i16x8(panel + c), ones, sum);
     simd::store_i32(sums.data() + kFeatures * p, simd::shift_left_i32(sum, 7));
   }
   return sums;
