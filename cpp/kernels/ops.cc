@@ -81,10 +81,11 @@ float max_of(const float* x, int n) {
 // x[i] = exp(x[i] - shift) in place; returns their sum.
 float exp_shifted(float* x, int n, float shift) {
   const f32x4 vshift = simd::splat(shift);
+  const simd::ExpConstants constants = simd::exp_constants();
   f32x4 acc = simd::splat(0.0f);
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    const f32x4 e = simd::exp(simd::sub(simd::load(x + i), vshift));
+    const f32x4 e = simd::exp(simd::sub(simd::load(x + i), vshift), constants);
     simd::store(x + i, e);
     acc = simd::add(acc, e);
   }
@@ -111,9 +112,10 @@ float log_sum_exp(const float* x, int n, int* argmax) {
     *argmax = best;
   }
   const f32x4 vm = simd::splat(m);
+  const simd::ExpConstants constants = simd::exp_constants();
   f32x4 acc = simd::splat(0.0f);
   int i = 0;
-  for (; i + 4 <= n; i += 4) acc = simd::add(acc, simd::exp(simd::sub(simd::load(x + i), vm)));
+  for (; i + 4 <= n; i += 4) acc = simd::add(acc, simd::exp(simd::sub(simd::load(x + i), vm), constants));
   float total = simd::sum(acc);
   for (; i < n; ++i) total += std::exp(x[i] - m);
   return m + std::log(total);
