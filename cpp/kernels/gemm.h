@@ -89,16 +89,16 @@ class PackedLinear {
   // A layer over int8 panels already in our layout (ceil(out/8) * ceil(in/4) * 32 bytes, gemm_int8.cc).
   static PackedLinear from_packed(std::shared_ptr<const int8_t> panels, const float* scale, int out, int in,
                                   const float* bias);
-  // 128 sum_k Wq[j, k] for each output feature j of the relaxed build's panels [ceil(out/8) * 8],
-  // zero past `out` (gemm_int8_dot.cc).
-  static std::vector<int32_t> offset_sums(const int8_t* panels, int out, int in);
+  // `l` with offset_sums_ where int8_dot_offset_form() (the relaxed build's panels, gemm_int8_dot.cc).
+  static PackedLinear with_offset_sums(PackedLinear l);
 
   int in_ = 0, out_ = 0;
   std::vector<float> panels_;   // fp32 panels, or empty
   std::shared_ptr<const int8_t> qpanels_;  // int8 panels, or null
   std::vector<float> scale_;    // [out] per-row weight scales of the int8 format
   std::vector<float> bias_;     // [out], or empty
-  std::vector<int32_t> offset_sums_;  // [out] offset_sums, the relaxed build's int8 format only
+  std::vector<int32_t> offset_sums_;  // [ceil(out/8) * 8] 128 sum_k Wq[j, k], zero past out; empty
+                                      // unless int8_dot_offset_form()
 };
 
 }  // namespace crossattn

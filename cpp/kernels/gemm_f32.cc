@@ -228,9 +228,6 @@ PackedLinear PackedLinear::from_packed(std::shared_ptr<const int8_t> panels, con
   std::copy_n(scale, out, l.scale_.begin());
   l.bias_.assign(n_pad, 0.0f);
   if (bias != nullptr) std::copy_n(bias, out, l.bias_.begin());
-#if defined(CROSSATTN_RELAXED_SIMD)
-  l.offset_sums_ = offset_sums(l.qpanels_.get(), out, in);
-#endif
   return l;
 }
 

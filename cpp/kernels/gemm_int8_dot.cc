@@ -15,7 +15,7 @@
 //   first product, offset_dot_is_exact, as onnxruntime's MLAS asks HasUSDot()): U = Xq + 128, in
 //   [1, 255], and
 //     sum_k Wq[j, k] Xq[k] = dot(Wq[j], U) - 128 sum_k Wq[j, k],
-//   the weights' sums computed at load (offset_sums): one dot product per 16 weights.
+//   the weights' sums computed at load (with_offset_sums): one dot product per 16 weights.
 // - Split by sign, everywhere else, as tract splits it: Xq = P - N with P = max(Xq, 0) and
 //   N = max(-Xq, 0), both in [0, 127], and
 //     sum_k Wq[j, k] Xq[k] = dot(Wq[j], P) - dot(Wq[j], N):
@@ -341,17 +341,18 @@ void gathered_row(const QuadRows& x, int r, const int8_t* panels, size_t stride,
 
 }  // namespace
 
-std::vector<int32_t> PackedLinear::offset_sums(const int8_t* panels, int out, int in) {
-  const size_t stride = panel_stride(in);
-  std::vector<int32_t> sums(round_up(out, 8), 0);
+PackedLinear PackedLinear::with_offset_sums(PackedLinear l) {
+  if (!int8_dot_offset_form()) return l;  // only the offset form reads them
+  const size_t stride = panel_stride(l.in_);
+  l.offset_sums_.assign(round_up(l.out_, 8), 0);
   const i8x16 ones = simd::splat_i32(0x01010101);
-  for (int p = 0; p < round_up(out, kFeatures) / kFeatures; ++p) {
+  for (int p = 0; p < round_up(l.out_, kFeatures) / kFeatures; ++p) {
     i32x4 sum = simd::zero_i32();  // lane i: sum_k Wq[4p + i, k]
-    const int8_t* panel = panels + p * stride;
+    const int8_t* panel = l.qpanels_.get() + p * stride;
     for (size_t c = 0; c < stride; c += kChunk) sum = simd::dot_i8_add(simd::load_i16x8(panel + c), ones, sum);
-    simd::store_i32(sums.data() + kFeatures * p, simd::shift_left_i32(sum, 7));
+    simd::store_i32(l.offset_sums_.data() + kFeatures * p, simd::shift_left_i32(sum, 7));
   }
-  return sums;
+  return l;
 }
 
 void PackedLinear::int8_row(int j, int8_t* out) const {
@@ -377,7 +378,12 @@ PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const 
     scale[i] = scale_[rows[i]];
     bias[i] = bias_[rows[i]];
   }
-  return from_packed(std::move(panels), scale.data(), n, in_, bias.data());
+  PackedLinear l = from_packed(std::move(panels), scale.data(), n, in_, bias.data());
+  if (!offset_sums_.empty()) {  // the rows' own sums
+    l.offset_sums_.assign(round_up(n, 8), 0);
+    for (int i = 0; i < n; ++i) l.offset_sums_[i] = offset_sums_[rows[i]];
+  }
+  return l;
 }
 
 PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
@@ -387,7 +393,7 @@ PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const flo
   for (size_t c = 0; c < bytes; c += kChunk) {
     simd::store_i8x16(panels.get() + c, simd::pairs_to_quads(simd::load_i16x8(file_panels + c)));
   }
-  return from_packed(std::move(panels), scale, out, in, bias);
+  return with_offset_sums(from_packed(std::move(panels), scale, out, in, bias));
 }
 
 PackedLinear PackedLinear::from_int8_panels_in_place(std::shared_ptr<int8_t> file_panels, const float* scale, int out,
@@ -395,7 +401,7 @@ PackedLinear PackedLinear::from_int8_panels_in_place(std::shared_ptr<int8_t> fil
   const size_t bytes = panel_bytes(out, in);
   int8_t* at = file_panels.get();
   for (size_t c = 0; c < bytes; c += kChunk) simd::store_i8x16(at + c, simd::pairs_to_quads(simd::load_i16x8(at + c)));
-  return from_packed(std::move(file_panels), scale, out, in, bias);
+  return with_offset_sums(from_packed(std::move(file_panels), scale, out, in, bias));
 }
 
 PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
@@ -404,7 +410,7 @@ PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int o
   for (int j = 0; j < out; ++j) {
     for (int k = 0; k < in; ++k) panels.get()[weight_offset(j, k, stride)] = wq[static_cast<size_t>(j) * in + k];
   }
-  return from_packed(std::move(panels), scale, out, in, bias);
+  return with_offset_sums(from_packed(std::move(panels), scale, out, in, bias));
 }
 
 bool int8_dot_offset_form() {
