@@ -28,11 +28,15 @@
 // greedy translations of 200 FLORES dev sentences (general-en-de and general-de-en, whole output
 // layer, 2026-11-29) changed in 85 and 75 of 200 and lost 0.09 and 0.36 BLEU.
 //
-// Packing: panels of 4 output features, [ceil(out/4)][ceil(in/4)][16]: chunk s of panel p holds,
-// in lane i, the bytes Wq[4p + i][4s .. 4s + 3], so that one dot product of the chunk with the
-// broadcast quad X[4s .. 4s + 3] adds 4 features' products over 4 inputs. The model file's "int8
-// kernel layout" (docs/model-format.md) has the same panels and chunks, with each chunk's bytes as
-// pairs: one byte shuffle per chunk (simd::pairs_to_quads) converts it at load, where it lies.
+// Packing: panels of 4 output features, chunk s of panel p holding, in lane i, the bytes
+// Wq[4p + i][4s .. 4s + 3], so that one dot product of the chunk with the broadcast quad
+// X[4s .. 4s + 3] adds 4 features' products over 4 inputs. Panels come in runs of kRun (2: 8
+// features; the last run holds what remains), each run quad by quad: [ceil(out/8)][ceil(in/4)]
+// [2][16], so that a block of 2 panels reads one stream, 32 bytes a quad, a decode step's block of
+// 8 panels four, and a quad of zero inputs skips 32 bytes of each (gathered_row). The model file's
+// "int8 kernel layout" (docs/model-format.md) has the same chunks panel by panel,
+// [ceil(out/4)][ceil(in/4)][16], with each chunk's bytes as pairs: one byte shuffle per chunk
+// (simd::pairs_to_quads) and a transpose of each run's chunks convert it at load, where it lies.
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -64,16 +68,34 @@ constexpr int kSplitRowBlock = 6;
 constexpr int kOffsetRowBlock = 4;
 static_assert(kOffsetRowBlock <= kSplitRowBlock, "kRowBlocks holds the larger");
 constexpr int kPanelGroup = 8;  // panels a thread takes at a time (32 features)
-// A row is gathered (its zero quads skipped) when at most this share of its quads is nonzero.
+// Panels stored quad by quad together (the layout's runs, below): 2 made greedy translations
+// 1.02-1.03x faster than 1 (panel by panel) on a Xeon with AVX-VNNI, against 0.98-1.02x for 4 and
+// 0.98x for 8 (2026-11-30, bench/ab.js, 200 FLORES dev sentences, shortlist, both general models).
+constexpr int kRun = 2;
+// Rows are gathered (their zero quads skipped) when each has at most this share of its quads
+// nonzero; a single row whenever it has no negative value (a decode step's second feed-forward
+// matrix, 50-70% of its quads nonzero in the general models' decoders): reading only those quads
+// made greedy translations 1.02-1.025x faster than gathering at most half (same runs as kRun's).
 constexpr float kGatherShare = 0.5f;
 
 int round_up(int n, int to) { return (n + to - 1) / to * to; }
 
+int panel_count(int out) { return round_up(out, kFeatures) / kFeatures; }
+// Bytes of one panel's chunks, ceil(in/4) of them; run r starts at kRun r of these.
 size_t panel_stride(int in) { return static_cast<size_t>(round_up(in, kQuad)) / kQuad * kChunk; }
-size_t panel_bytes(int out, int in) { return static_cast<size_t>(round_up(out, kFeatures) / kFeatures) * panel_stride(in); }
-size_t weight_offset(int j, int k, size_t stride) {
-  return static_cast<size_t>(j / kFeatures) * stride + static_cast<size_t>(k / kQuad) * kChunk + kQuad * (j % kFeatures) +
-         k % kQuad;
+size_t panel_bytes(int out, int in) { return static_cast<size_t>(panel_count(out)) * panel_stride(in); }
+// Panels in run r of a layer with `panels` panels, and the bytes from one of its quads to the next.
+int run_panels(int r, int panels) { return std::min(kRun, panels - r * kRun); }
+size_t quad_step(int r, int panels) { return static_cast<size_t>(kChunk) * run_panels(r, panels); }
+// Where Wq[j, k] lies in a layer of `panels` panels of `stride` bytes.
+size_t weight_offset(int j, int k, size_t stride, int panels) {
+  const int p = j / kFeatures, r = p / kRun;
+  return static_cast<size_t>(r) * kRun * stride + static_cast<size_t>(k / kQuad) * quad_step(r, panels) +
+         kChunk * (p % kRun) + kQuad * (j % kFeatures) + k % kQuad;
+}
+// Where panel q starts, of panels from a run's start `panel` on, in runs `run_bytes` apart.
+const int8_t* panel_in_run(const int8_t* panel, int q, size_t run_bytes) {
+  return panel + q / kRun * run_bytes + q % kRun * kChunk;
 }
 
 // The rows being multiplied, quantized and split by sign, in the order the products read them:
@@ -83,14 +105,14 @@ size_t weight_offset(int j, int k, size_t stride) {
 // int32 2 r0 quads, and its row i's quad s lies at 2 (s b + i) in it: a product reads a chunk's
 // activations at fixed offsets from one pointer. Also
 // the scales [M], whether a row has a negative value [M]; with zeros skipped, each row's nonzero
-// quads of P and their chunk offsets [M, K_pad / 4], the first count[r] used. Grown to the largest
+// quads of P and their indices s [M, K_pad / 4], the first count[r] used. Grown to the largest
 // product seen, then reused.
 struct ActivationQuads {
   std::vector<int16_t> row;
   std::vector<int32_t> quads;
   std::vector<float> scales;
   std::vector<char> has_negative;
-  std::vector<int32_t> gathered, gathered_offsets;
+  std::vector<int32_t> gathered, gathered_quads;
   std::vector<int> gathered_count;
 };
 thread_local ActivationQuads activations;
@@ -101,7 +123,7 @@ struct QuadRows {
   const int32_t* quads;
   const float* scales;
   const char* has_negative;
-  const int32_t *gathered, *gathered_offsets;
+  const int32_t *gathered, *gathered_quads;
   const int* gathered_count;
   int quad_count;
   bool offset;  // U's quads in place of N's (offset_dot_is_exact)
@@ -174,26 +196,26 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, int block_s
   }
 }
 
-// Lists each row's nonzero quads of P; true when no row has a negative value and each has at most
-// kGatherShare of its quads nonzero, so that the gathered product pays.
+// Lists each row's nonzero quads of P; true when no row has a negative value and, for more than
+// one row, each has at most kGatherShare of its quads nonzero, so that the gathered product pays.
 bool gather_quads(int m, int quads, int block) {
   grow(activations.gathered, static_cast<size_t>(m) * quads);
-  grow(activations.gathered_offsets, static_cast<size_t>(m) * quads);
+  grow(activations.gathered_quads, static_cast<size_t>(m) * quads);
   grow(activations.gathered_count, m);
   for (int r = 0; r < m; ++r) {
     if (activations.has_negative[r]) return false;
     const int start = r / block * block, b = block_rows(start, m, block), i = r - start;
     const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(start) * quads + 2 * i;
     int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
-    int32_t* offsets = activations.gathered_offsets.data() + static_cast<size_t>(r) * quads;
+    int32_t* indices = activations.gathered_quads.data() + static_cast<size_t>(r) * quads;
     int count = 0;
     for (int s = 0; s < quads; ++s) {
       if (p[2 * s * b] == 0) continue;
       values[count] = p[2 * s * b];
-      offsets[count++] = kChunk * s;
+      indices[count++] = s;
     }
     activations.gathered_count[r] = count;
-    if (count > kGatherShare * quads) return false;
+    if (m > 1 && count > kGatherShare * quads) return false;
   }
   return true;
 }
@@ -229,12 +251,13 @@ template <int MR, int NP, Sums S>
 }
 
 // y[MR, 4 NP] for the block of MR rows at x (ActivationQuads' layout, `quads` quads) and NP
-// consecutive panels from `panel`: one load per chunk, shared by the MR rows, and each row's
+// consecutive panels from `panel` (as row_block's: their quads `step` bytes apart): one load per
+// chunk, shared by the MR rows, and each row's
 // quads read at fixed offsets from x (P's, or U's for kOffset; N's too for kSignSplit). (Adding
 // N's products with the chunk's weights negated into P's sums, which halves the sums, measured
 // 6-10% slower in whole translations, 2026-11-29: each sum then waits on two dot products a chunk.)
 template <int MR, int NP, Sums S>
-void block(const int32_t* x, int quads, const float* x_scale, const int8_t* panel, size_t stride,
+void block(const int32_t* x, int quads, const float* x_scale, const int8_t* panel, size_t step, size_t run_bytes,
            const float* w_scale, const int32_t* w_sums, const float* bias, int n0, int n, float* y, int ldy,
            Epilogue epilogue) {
   constexpr int kFirst = S == Sums::kOffset ? 1 : 0;  // the quad each row's sums start from
@@ -242,9 +265,9 @@ void block(const int32_t* x, int quads, const float* x_scale, const int8_t* pane
   for (int r = 0; r < MR; ++r) {
     for (int q = 0; q < NP; ++q) p[r][q] = nsum[r][q] = simd::zero_i32();
   }
-  for (int s = 0; s < quads; ++s, x += 2 * MR, panel += kChunk) {
+  for (int s = 0; s < quads; ++s, x += 2 * MR, panel += step) {
     i8x16 w[NP];
-    for (int q = 0; q < NP; ++q) w[q] = simd::load_i16x8(panel + q * stride);
+    for (int q = 0; q < NP; ++q) w[q] = simd::load_i16x8(panel_in_run(panel, q, run_bytes));
     for (int r = 0; r < MR; ++r) {
       const i8x16 xp = simd::splat_i32(x[2 * r + kFirst]);
       for (int q = 0; q < NP; ++q) p[r][q] = simd::dot_i8_add(w[q], xp, p[r][q]);
@@ -268,37 +291,44 @@ constexpr int panels_per_block() {
   return MR <= 2 ? 4 : 2;
 }
 
-// Panels g .. g+count-1 for MR rows, panels_per_block at a time (then one at a time).
+
+// The `count` panels from `panel`, the start of a run (runs `run_bytes` apart, their quads `step`
+// bytes apart; features from n0), for MR rows, panels_per_block at a time (then one at a time).
 template <int MR, Sums S>
-void row_block(const int32_t* x, int quads, const float* x_scale, const int8_t* panels, size_t stride,
-               const float* w_scale, const int32_t* w_sums, const float* bias, int g, int count, int n, float* y,
-               int ldy, Epilogue e) {
+void row_block(const int32_t* x, int quads, const float* x_scale, const int8_t* panel, size_t step,
+               size_t run_bytes, const float* w_scale, const int32_t* w_sums, const float* bias, int n0, int count,
+               int n, float* y, int ldy, Epilogue e) {
   constexpr int NP = panels_per_block<MR, S>();
-  int q = g;
-  for (; q + NP <= g + count; q += NP) {
-    block<MR, NP, S>(x, quads, x_scale, panels + q * stride, stride, w_scale, w_sums, bias, q * kFeatures, n, y, ldy,
-                     e);
+  static_assert(kRun % NP == 0 || NP % kRun == 0, "a block of panels starts a run or lies in one");
+  int q = 0;
+  for (; q + NP <= count; q += NP) {
+    block<MR, NP, S>(x, quads, x_scale, panel_in_run(panel, q, run_bytes), step, run_bytes, w_scale, w_sums, bias,
+                     n0 + q * kFeatures, n, y, ldy, e);
   }
-  for (; q < g + count; ++q) {
-    block<MR, 1, S>(x, quads, x_scale, panels + q * stride, stride, w_scale, w_sums, bias, q * kFeatures, n, y, ldy, e);
+  for (; q < count; ++q) {
+    block<MR, 1, S>(x, quads, x_scale, panel_in_run(panel, q, run_bytes), step, run_bytes, w_scale, w_sums, bias,
+                    n0 + q * kFeatures, n, y, ldy, e);
   }
 }
 
-// MR rows from `row`: with kNonNegative sums unless one has a negative value, then with
-// kOffset's where the dot product allows, else with kSignSplit's.
+// MR rows from `row` over a run of groups (as row_block): with kNonNegative sums unless one has a
+// negative value, then with kOffset's where the dot product allows, else with kSignSplit's.
 template <int MR>
-void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const float* w_scale,
-          const int32_t* w_sums, const float* bias, int g, int count, int n, float* y, int ldy, Epilogue e) {
+void rows(const QuadRows& x, int row, const int8_t* panel, size_t step, size_t run_bytes, const float* w_scale,
+          const int32_t* w_sums, const float* bias, int n0, int count, int n, float* y, int ldy, Epilogue e) {
   const int quads = x.quad_count;
   const int32_t* block = x.quads + 2 * static_cast<size_t>(row) * quads;
   const float* xs = x.scales + row;
   const bool negative = std::any_of(x.has_negative + row, x.has_negative + row + MR, [](char c) { return c != 0; });
   if (!negative) {
-    row_block<MR, Sums::kNonNegative>(block, quads, xs, panels, stride, w_scale, w_sums, bias, g, count, n, y, ldy, e);
+    row_block<MR, Sums::kNonNegative>(block, quads, xs, panel, step, run_bytes, w_scale, w_sums, bias, n0, count, n, y,
+                                        ldy, e);
   } else if (x.offset) {
-    row_block<MR, Sums::kOffset>(block, quads, xs, panels, stride, w_scale, w_sums, bias, g, count, n, y, ldy, e);
+    row_block<MR, Sums::kOffset>(block, quads, xs, panel, step, run_bytes, w_scale, w_sums, bias, n0, count, n, y,
+                                        ldy, e);
   } else {
-    row_block<MR, Sums::kSignSplit>(block, quads, xs, panels, stride, w_scale, w_sums, bias, g, count, n, y, ldy, e);
+    row_block<MR, Sums::kSignSplit>(block, quads, xs, panel, step, run_bytes, w_scale, w_sums, bias, n0, count, n, y,
+                                        ldy, e);
   }
 }
 
@@ -307,35 +337,38 @@ void rows(const QuadRows& x, int row, const int8_t* panels, size_t stride, const
 constexpr decltype(&rows<1>) kRowBlocks[] = {&rows<1>, &rows<2>, &rows<3>, &rows<4>, &rows<5>, &rows<6>};
 static_assert(std::size(kRowBlocks) == kSplitRowBlock, "one kernel for each block size");
 
-// y[1, 4 NP] for one row over its gathered quads: values [count] (quads of P) and offsets [count]
-// of their chunks in a panel, for NP consecutive panels from `panel`.
+// y[1, 4 NP] for one row over its gathered quads: values [count] (quads of P) and their indices
+// [count], for NP consecutive panels from `panel` (as row_block's).
 template <int NP>
-void gathered_block(const int32_t* values, const int32_t* offsets, int count, const float* x_scale,
-                    const int8_t* panel, size_t stride, const float* w_scale, const float* bias, int n0, int n,
+void gathered_block(const int32_t* values, const int32_t* indices, int count, const float* x_scale,
+                    const int8_t* panel, size_t step, size_t run_bytes, const float* w_scale, const float* bias, int n0, int n,
                     float* y, Epilogue epilogue) {
   i32x4 p[1][NP];
   for (int q = 0; q < NP; ++q) p[0][q] = simd::zero_i32();
   for (int c = 0; c < count; ++c) {
     const i8x16 xp = simd::splat_i32(values[c]);
-    const int8_t* w = panel + offsets[c];
-    for (int q = 0; q < NP; ++q) p[0][q] = simd::dot_i8_add(simd::load_i16x8(w + q * stride), xp, p[0][q]);
+    const int8_t* w = panel + indices[c] * step;
+    for (int q = 0; q < NP; ++q) p[0][q] = simd::dot_i8_add(simd::load_i16x8(panel_in_run(w, q, run_bytes)), xp, p[0][q]);
   }
   store<1, NP, Sums::kNonNegative>(p, p, x_scale, w_scale, nullptr, bias, n0, n, y, 0, epilogue);
 }
 
-// Row r over its gathered quads, panels g .. g + count - 1, four at a time.
-void gathered_row(const QuadRows& x, int r, const int8_t* panels, size_t stride, const float* w_scale,
-                  const float* bias, int g, int count, int n, float* y, Epilogue e) {
+// Row r over its gathered quads, the `count` panels of a run of groups (as row_block): a whole group
+// at a time (one run of 128 bytes a nonzero quad), then one panel at a time.
+void gathered_row(const QuadRows& x, int r, const int8_t* panel, size_t step, size_t run_bytes,
+                  const float* w_scale, const float* bias, int n0, int count, int n, float* y, Epilogue e) {
   const size_t at = static_cast<size_t>(r) * x.quad_count;
-  const int32_t *values = x.gathered + at, *offsets = x.gathered_offsets + at;
+  const int32_t *values = x.gathered + at, *indices = x.gathered_quads + at;
   const int used = x.gathered_count[r];
   const float* xs = x.scales + r;
-  int q = g;
-  for (; q + 4 <= g + count; q += 4) {
-    gathered_block<4>(values, offsets, used, xs, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, e);
+  int q = 0;
+  for (; q + kPanelGroup <= count; q += kPanelGroup) {
+    gathered_block<kPanelGroup>(values, indices, used, xs, panel_in_run(panel, q, run_bytes), step, run_bytes, w_scale, bias,
+                                n0 + q * kFeatures, n, y, e);
   }
-  for (; q < g + count; ++q) {
-    gathered_block<1>(values, offsets, used, xs, panels + q * stride, stride, w_scale, bias, q * kFeatures, n, y, e);
+  for (; q < count; ++q) {
+    gathered_block<1>(values, indices, used, xs, panel_in_run(panel, q, run_bytes), step, run_bytes, w_scale, bias,
+                      n0 + q * kFeatures, n, y, e);
   }
 }
 
@@ -344,12 +377,14 @@ void gathered_row(const QuadRows& x, int r, const int8_t* panels, size_t stride,
 PackedLinear PackedLinear::with_offset_sums(PackedLinear l) {
   if (!int8_dot_offset_form()) return l;  // only the offset form reads them
   const size_t stride = panel_stride(l.in_);
+  const int panels = panel_count(l.out_), quads = static_cast<int>(stride / kChunk);
   l.offset_sums_.assign(round_up(l.out_, 8), 0);
   const i8x16 ones = simd::splat_i32(0x01010101);
-  for (int p = 0; p < round_up(l.out_, kFeatures) / kFeatures; ++p) {
+  for (int p = 0; p < panels; ++p) {
     i32x4 sum = simd::zero_i32();  // lane i: sum_k Wq[4p + i, k]
-    const int8_t* panel = l.qpanels_.get() + p * stride;
-    for (size_t c = 0; c < stride; c += kChunk) sum = simd::dot_i8_add(simd::load_i16x8(panel + c), ones, sum);
+    const int8_t* chunk = l.qpanels_.get() + weight_offset(kFeatures * p, 0, stride, panels);
+    const size_t step = quad_step(p / kRun, panels);
+    for (int s = 0; s < quads; ++s, chunk += step) sum = simd::dot_i8_add(simd::load_i16x8(chunk), ones, sum);
     simd::store_i32(l.offset_sums_.data() + kFeatures * p, simd::shift_left_i32(sum, 7));
   }
   return l;
@@ -357,28 +392,33 @@ PackedLinear PackedLinear::with_offset_sums(PackedLinear l) {
 
 void PackedLinear::int8_row(int j, int8_t* out) const {
   const size_t stride = panel_stride(in_);
-  for (int k = 0; k < in_; ++k) out[k] = qpanels_.get()[weight_offset(j, k, stride)];
+  const int panels = panel_count(out_);
+  for (int k = 0; k < in_; ++k) out[k] = qpanels_.get()[weight_offset(j, k, stride, panels)];
 }
 
 void PackedLinear::dequantize_row(int j, float factor, float* out) const {
   const size_t stride = panel_stride(in_);
+  const int panels = panel_count(out_);
   const float s = scale_[j] * factor;
-  for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(qpanels_.get()[weight_offset(j, k, stride)]) * s;
+  for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(qpanels_.get()[weight_offset(j, k, stride, panels)]) * s;
 }
 
 PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const {
-  const int n = static_cast<int>(rows.size());
+  const int n = static_cast<int>(rows.size()), panels = panel_count(out_), selected = panel_count(n);
   const size_t stride = panel_stride(in_);
-  std::shared_ptr<int8_t> panels(new int8_t[panel_bytes(n, in_)](), std::default_delete<int8_t[]>());
+  const int quads = static_cast<int>(stride / kChunk);
+  std::shared_ptr<int8_t> packed(new int8_t[panel_bytes(n, in_)](), std::default_delete<int8_t[]>());
   std::vector<float> scale(n), bias(n);
   for (int i = 0; i < n; ++i) {
-    const int8_t* from = qpanels_.get() + weight_offset(rows[i], 0, stride);
-    int8_t* to = panels.get() + weight_offset(i, 0, stride);
-    for (size_t c = 0; c < stride; c += kChunk) std::memcpy(to + c, from + c, kQuad);
+    const int8_t* from = qpanels_.get() + weight_offset(rows[i], 0, stride, panels);
+    int8_t* to = packed.get() + weight_offset(i, 0, stride, selected);
+    const size_t from_step = quad_step(rows[i] / kFeatures / kRun, panels);
+    const size_t to_step = quad_step(i / kFeatures / kRun, selected);
+    for (int s = 0; s < quads; ++s) std::memcpy(to + s * to_step, from + s * from_step, kQuad);
     scale[i] = scale_[rows[i]];
     bias[i] = bias_[rows[i]];
   }
-  PackedLinear l = from_packed(std::move(panels), scale.data(), n, in_, bias.data());
+  PackedLinear l = from_packed(std::move(packed), scale.data(), n, in_, bias.data());
   if (!offset_sums_.empty()) {  // the rows' own sums
     l.offset_sums_.assign(round_up(n, 8), 0);
     for (int i = 0; i < n; ++i) l.offset_sums_[i] = offset_sums_[rows[i]];
@@ -386,31 +426,54 @@ PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const 
   return l;
 }
 
+namespace {
+
+// Run r of a layer (`panels` panels of `stride` bytes) from the file's panels at `file` (panel by
+// panel, chunks of pairs) into ours at `run` (quad by quad, chunks of quads): the same bytes.
+void convert_run(const int8_t* file, int r, int panels, size_t stride, int8_t* run) {
+  const int count = run_panels(r, panels);
+  const size_t step = quad_step(r, panels);
+  for (int i = 0; i < count; ++i) {
+    for (size_t c = 0, s = 0; c < stride; c += kChunk, ++s) {
+      simd::store_i8x16(run + s * step + i * kChunk, simd::pairs_to_quads(simd::load_i16x8(file + i * stride + c)));
+    }
+  }
+}
+
+}  // namespace
+
 PackedLinear PackedLinear::from_int8_panels(const int8_t* file_panels, const float* scale, int out, int in,
                                             const float* bias) {
-  const size_t bytes = panel_bytes(out, in);  // the file's panels are the same size
-  std::shared_ptr<int8_t> panels(new int8_t[bytes], std::default_delete<int8_t[]>());
-  for (size_t c = 0; c < bytes; c += kChunk) {
-    simd::store_i8x16(panels.get() + c, simd::pairs_to_quads(simd::load_i16x8(file_panels + c)));
+  const size_t stride = panel_stride(in), run_bytes = kRun * stride;
+  const int panels = panel_count(out);
+  std::shared_ptr<int8_t> packed(new int8_t[panel_bytes(out, in)], std::default_delete<int8_t[]>());
+  for (int r = 0; r * kRun < panels; ++r) {
+    convert_run(file_panels + r * run_bytes, r, panels, stride, packed.get() + r * run_bytes);
   }
-  return with_offset_sums(from_packed(std::move(panels), scale, out, in, bias));
+  return with_offset_sums(from_packed(std::move(packed), scale, out, in, bias));
 }
 
 PackedLinear PackedLinear::from_int8_panels_in_place(std::shared_ptr<int8_t> file_panels, const float* scale, int out,
                                                      int in, const float* bias) {
-  const size_t bytes = panel_bytes(out, in);
-  int8_t* at = file_panels.get();
-  for (size_t c = 0; c < bytes; c += kChunk) simd::store_i8x16(at + c, simd::pairs_to_quads(simd::load_i16x8(at + c)));
+  const size_t stride = panel_stride(in), run_bytes = kRun * stride;
+  const int panels = panel_count(out);
+  std::vector<int8_t> run(run_bytes);  // one run at a time: a run's bytes stay where they are
+  for (int r = 0; r * kRun < panels; ++r) {
+    int8_t* at = file_panels.get() + r * run_bytes;
+    convert_run(at, r, panels, stride, run.data());
+    std::memcpy(at, run.data(), run_panels(r, panels) * stride);
+  }
   return with_offset_sums(from_packed(std::move(file_panels), scale, out, in, bias));
 }
 
 PackedLinear PackedLinear::from_int8(const int8_t* wq, const float* scale, int out, int in, const float* bias) {
   const size_t stride = panel_stride(in);
-  std::shared_ptr<int8_t> panels(new int8_t[panel_bytes(out, in)](), std::default_delete<int8_t[]>());
+  const int panels = panel_count(out);
+  std::shared_ptr<int8_t> packed(new int8_t[panel_bytes(out, in)](), std::default_delete<int8_t[]>());
   for (int j = 0; j < out; ++j) {
-    for (int k = 0; k < in; ++k) panels.get()[weight_offset(j, k, stride)] = wq[static_cast<size_t>(j) * in + k];
+    for (int k = 0; k < in; ++k) packed.get()[weight_offset(j, k, stride, panels)] = wq[static_cast<size_t>(j) * in + k];
   }
-  return with_offset_sums(from_packed(std::move(panels), scale, out, in, bias));
+  return with_offset_sums(from_packed(std::move(packed), scale, out, in, bias));
 }
 
 bool int8_dot_offset_form() {
@@ -420,34 +483,38 @@ bool int8_dot_offset_form() {
 
 void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy, Epilogue epilogue,
                               InputZeros zeros) const {
-  const int k_pad = round_up(in_, kQuad), quads = k_pad / kQuad, panels = round_up(out_, kFeatures) / kFeatures;
-  const size_t stride = panel_stride(in_);
+  const int k_pad = round_up(in_, kQuad), quads = k_pad / kQuad, panels = panel_count(out_);
   const bool offset = int8_dot_offset_form();
   const int block = offset ? kOffsetRowBlock : kSplitRowBlock;
   quantize_rows(x, m, ldx, in_, k_pad, block, offset);
   const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads, block);
-  const int8_t* w = qpanels_.get();
   const QuadRows xq{activations.quads.data(), activations.scales.data(), activations.has_negative.data(),
-                    activations.gathered.data(), activations.gathered_offsets.data(), activations.gathered_count.data(),
+                    activations.gathered.data(), activations.gathered_quads.data(), activations.gathered_count.data(),
                     quads, offset};
-  // Threads take disjoint ranges of panel groups, so each output feature is computed as on one thread.
-  // A group's panels stay in L1 while every block of rows uses them; one block of rows takes its
-  // whole range at once (a decode step's product: no call per group).
-  const int groups = (panels + kPanelGroup - 1) / kPanelGroup;
-  const int run = m <= block ? panels : kPanelGroup;
+  // Threads take disjoint ranges of panel groups, so each output feature is computed as on one
+  // thread. A group's panels stay in L1 while every block of rows uses them; one block of rows
+  // takes the whole runs of its range in one call (a decode step's product), and the last run,
+  // whose quads lie closer, in another.
+  const int groups = (panels + kPanelGroup - 1) / kPanelGroup, whole = panels / kRun * kRun;
+  const size_t stride = panel_stride(in_), run_bytes = kRun * stride;
   parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
     const int end = std::min(panels, last * kPanelGroup);
-    for (int g = first * kPanelGroup; g < end; g += run) {
-      const int count = std::min(run, end - g);
+    for (int p = first * kPanelGroup; p < end;) {
+      const int count = p < whole ? std::min(std::min(end, whole) - p, m <= block ? panels : kPanelGroup) : end - p;
+      const size_t step = p < whole ? kRun * kChunk : count * kChunk;
+      const int8_t* panel = qpanels_.get() + p * stride;  // the start of a run
+      const int n0 = p * kFeatures;
+      p += count;
       if (gathered) {
         for (int r = 0; r < m; ++r) {
-          gathered_row(xq, r, w, stride, scale_.data(), bias_.data(), g, count, out_, y + r * ldy, epilogue);
+          gathered_row(xq, r, panel, step, run_bytes, scale_.data(), bias_.data(), n0, count, out_, y + r * ldy,
+                       epilogue);
         }
         continue;
       }
       for (int r = 0; r < m; r += block) {
-        kRowBlocks[block_rows(r, m, block) - 1](xq, r, w, stride, scale_.data(), offset_sums_.data(), bias_.data(), g,
-                                                count, out_, y + r * ldy, ldy, epilogue);
+        kRowBlocks[block_rows(r, m, block) - 1](xq, r, panel, step, run_bytes, scale_.data(), offset_sums_.data(),
+                                                bias_.data(), n0, count, out_, y + r * ldy, ldy, epilogue);
       }
     }
   });

@@ -3,6 +3,7 @@
 // are not multiples of the panel sizes, and each epilogue.
 #include "kernels/gemm.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -210,7 +211,8 @@ TEST(Gemm, Int8SumsPastInt32AreExact) {
 // InputZeros::kSkip on int8 weights: rows whose input pairs are mostly zero are multiplied over
 // their nonzero pairs only; int32 sums make y equal the unskipped product bit for bit: single rows
 // (the decoder's), blocks of rows (the encoder's), rows all zeros, and a dense row among sparse
-// ones (then nothing is gathered), for each epilogue.
+// ones (then nothing is gathered), for each epilogue; rows of both signs, and rows with no negative
+// value (a ReLU's output, which the relaxed build gathers by quads).
 TEST(Gemm, Int8SkippingZeroInputsIsExact) {
   std::mt19937 rng(41);
   std::uniform_int_distribution<int> weight(-127, 127);
@@ -225,13 +227,16 @@ TEST(Gemm, Int8SkippingZeroInputsIsExact) {
     const PackedLinear packed = PackedLinear::from_int8(wq.data(), w_scale.data(), c.n, c.k, bias.data());
     for (float zero_share : {0.0f, 0.5f, 0.8f, 0.95f, 1.0f}) {
       for (bool one_dense_row : {false, true}) {
-        auto x = random_vector(c.m * c.k, rng, 1.0f);
-        for (int r = one_dense_row ? 1 : 0; r < c.m; ++r) {
-          for (int i = 0; i < c.k; ++i) {
-            if (uniform(rng) < zero_share) x[r * c.k + i] = 0.0f;
+        for (bool relu : {false, true}) {
+          auto x = random_vector(c.m * c.k, rng, 1.0f);
+          for (int r = one_dense_row ? 1 : 0; r < c.m; ++r) {
+            for (int i = 0; i < c.k; ++i) {
+              if (uniform(rng) < zero_share) x[r * c.k + i] = 0.0f;
+            }
           }
+          if (relu) std::transform(x.begin(), x.end(), x.begin(), [](float v) { return std::fabs(v); });
+          expect_skipping_exact(packed, c, x, y0, zero_share);
         }
-        expect_skipping_exact(packed, c, x, y0, zero_share);
       }
     }
   }
@@ -340,7 +345,8 @@ TEST(Gemm, SelectRowsEqualsTheFullLayersColumns) {
   std::mt19937 rng(23);
   std::uniform_int_distribution<int> weight(-127, 127);
   const Case c = {5, 30, 37};
-  const std::vector<int> rows = {36, 0, 5, 5, 17, 3, 33};
+  std::vector<int> rows = {36, 0, 5, 5, 17, 3, 33};
+  for (int j = c.n - 1; j >= 0; j -= 2) rows.push_back(j);  // more than one group of 32 features
   const auto w = random_vector(static_cast<size_t>(c.n) * c.k, rng, 0.1f), x = random_vector(c.m * c.k, rng, 1.0f),
              bias = random_vector(c.n, rng, 0.1f), scale = random_vector(c.n, rng, 0.01f);
   std::vector<int8_t> wq(w.size());
