@@ -1,6 +1,7 @@
 #include "layers/attention.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "kernels/ops.h"
 #include "kernels/simd128.h"
@@ -50,17 +51,18 @@ void weighted_sum(const float* p, const float* values, int ld, int visible, int 
 
 }  // namespace
 
-void attend(const float* q, const float* keys, const float* values, int ld, int s_len, int visible, int n_heads,
-            int d_model, float* context, float* probs) {
+void attend(const float* q, const float* keys, const float* values, KeyValueLayout layout, int s_len, int visible,
+            int n_heads, int d_model, float* context, float* probs) {
   const int d_k = d_model / n_heads;
   std::fill(context, context + d_model, 0.0f);
   for (int h = 0; h < n_heads; ++h) {
     const int off = h * d_k;
+    const size_t rows = static_cast<size_t>(h) * layout.head_stride;  // this head's row 0
     float* p = probs + h * s_len;  // [S] for this head
-    scores(q + off, keys + off, ld, visible, d_k, p);
+    scores(q + off, keys + rows, layout.row_stride, visible, d_k, p);
     softmax(p, visible);
     std::fill(p + visible, p + s_len, 0.0f);
-    weighted_sum(p, values + off, ld, visible, d_k, context + off);
+    weighted_sum(p, values + rows, layout.row_stride, visible, d_k, context + off);
   }
 }
 

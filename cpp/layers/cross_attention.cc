@@ -7,10 +7,11 @@
 
 namespace crossattn {
 
-void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w,
-                                    float* memory) {
+void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w, int n_heads,
+                                    float* projected, float* memory) {
   const int d = w.q_proj.in();
-  w.kv_proj.apply(encoder_out, s_len, d, memory, 2 * d, Epilogue::kStore);  // [S, 2D]
+  w.kv_proj.apply(encoder_out, s_len, d, projected, 2 * d, Epilogue::kStore);  // [S, 2D] = [S, 2H, Dk]
+  swap_leading_axes(projected, s_len, 2 * n_heads, d / n_heads, memory);      // [2H, S, Dk]
 }
 
 void cross_attention(const float* h, int m, const CrossAttentionWeights& w, int n_heads, DecoderState* const* states,
@@ -20,9 +21,10 @@ void cross_attention(const float* h, int m, const CrossAttentionWeights& w, int 
   float* const* weights = probe != nullptr ? probe->weights : nullptr;
   for (int r = 0; r < m; ++r) {
     const int s_len = states[r]->src_len;
-    const float* memory = states[r]->cross_kv_layer(layer);  // [S, 2D] from the final encoder output
+    const float* memory = states[r]->cross_kv_layer(layer);  // [2, H, S, Dk] from the final encoder output
     float* p = weights != nullptr && weights[r] != nullptr ? weights[r] + layer * n_heads * s_len : probs;
-    attend(q + r * d, memory, memory + d, 2 * d, s_len, s_len, n_heads, d, context + r * d, p);
+    attend(q + r * d, memory, memory + static_cast<size_t>(s_len) * d, KeyValueLayout::head_major(s_len, d / n_heads),
+           s_len, s_len, n_heads, d, context + r * d, p);
   }
   if (probe == nullptr || probe->residual == nullptr) {
     w.out_proj.apply(context, m, d, x, d, Epilogue::kAccumulate);  // the residual: x + W_O context

@@ -19,9 +19,11 @@ struct CrossAttentionWeights {
   PackedLinear out_proj; // [D] -> [D], W_O
 };
 
-/// Projects encoder_out [S, D] with this layer's fused W_K, W_V into memory [S, 2D] (key then value).
-void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w,
-                                    float* memory);
+/// Projects encoder_out [S, D] with this layer's fused W_K, W_V into memory [2, H, S, Dk]: the keys
+/// then the values, each head's S rows together (KeyValueLayout::head_major). Scratch: projected
+/// [S, 2D].
+void project_cross_attention_memory(const float* encoder_out, int s_len, const CrossAttentionWeights& w, int n_heads,
+                                    float* projected, float* memory);
 
 /// What cross_attention can record per decoder row r, for the views that explain it. Each array
 /// (and each row pointer in it) may be null.

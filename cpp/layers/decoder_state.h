@@ -23,7 +23,8 @@ struct DecoderState {
                                                        // empty for an SSRU decoder
   std::vector<float> ssru_cell;                        // [L, D]: each layer's SSRU cell state c_t; empty
                                                        // for a self-attention decoder
-  std::shared_ptr<const std::vector<float>> cross_kv;  // [L, S, 2D]: row s = key then value of source position s
+  std::shared_ptr<const std::vector<float>> cross_kv;  // [L, 2, H, S, Dk]: each layer's keys, then its values,
+                                                       // head by head (KeyValueLayout::head_major)
 
   float* self_kv_layer(int layer) { return self_kv.data() + static_cast<std::size_t>(layer) * capacity * 2 * d_model; }
   float* ssru_cell_layer(int layer) { return ssru_cell.data() + static_cast<std::size_t>(layer) * d_model; }

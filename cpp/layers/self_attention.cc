@@ -11,7 +11,8 @@ void encoder_self_attention(const float* h, int s_len, const SelfAttentionWeight
   const int d = w.out_proj.out();
   w.qkv_proj.apply(h, s_len, d, qkv, 3 * d, Epilogue::kStore);  // [S, 3D]: q | k | v
   for (int s = 0; s < s_len; ++s) {
-    attend(qkv + s * 3 * d, qkv + d, qkv + 2 * d, 3 * d, s_len, s_len, n_heads, d, context + s * d, probs);
+    attend(qkv + s * 3 * d, qkv + d, qkv + 2 * d, KeyValueLayout::token_major(3 * d, d / n_heads), s_len, s_len,
+           n_heads, d, context + s * d, probs);
   }
   w.out_proj.apply(context, s_len, d, x, d, Epilogue::kAccumulate);
 }
@@ -29,8 +30,8 @@ void decoder_self_attention(const float* h, int m, const SelfAttentionWeights& w
   }
   for (int r = 0; r < m; ++r) {
     const float* cache = states[r]->self_kv_layer(layer);
-    attend(qkv + r * 3 * d, cache, cache + d, 2 * d, positions[r] + 1, positions[r] + 1, n_heads, d, context + r * d,
-           probs);
+    attend(qkv + r * 3 * d, cache, cache + d, KeyValueLayout::token_major(2 * d, d / n_heads), positions[r] + 1,
+           positions[r] + 1, n_heads, d, context + r * d, probs);
   }
   w.out_proj.apply(context, m, d, x, d, Epilogue::kAccumulate);
 }

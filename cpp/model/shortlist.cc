@@ -18,6 +18,7 @@ LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int source_voca
     fail_model_format("a shortlist needs " + frequent_name + ", " + offsets_name + " and " + targets_name);
   }
   LexicalShortlist s;
+  s.vocab_size_ = vocab_size;
   s.frequent_ = read_ids(*frequent, frequent_name);
   check_ids_in_vocabulary(s.frequent_, vocab_size, frequent_name);
   PieceLists lists = PieceLists::load(file, offsets_name, targets_name, source_vocab_size, vocab_size);
@@ -27,13 +28,20 @@ LexicalShortlist LexicalShortlist::load(const SafeTensors& file, int source_voca
 }
 
 std::vector<int> LexicalShortlist::candidates(const std::vector<const std::vector<int>*>& sources, int eos_id) const {
-  std::vector<int> ids = frequent_;
-  ids.push_back(eos_id);
+  // Marks over the vocabulary, then one pass in id order: O(V + N) for N listed ids, where sorting
+  // them took 0.9% of a greedy translation's time (general-en-de, 2026-11-30).
+  std::vector<char> listed(vocab_size_, 0);  // eos_id is below vocab_size (the config's check)
+  for (int id : frequent_) listed[id] = 1;
+  listed[eos_id] = 1;
   for (const std::vector<int>* source : sources) {
-    for (int s : *source) ids.insert(ids.end(), targets_.begin() + offsets_[s], targets_.begin() + offsets_[s + 1]);
+    for (int s : *source) {
+      for (int i = offsets_[s]; i < offsets_[s + 1]; ++i) listed[targets_[i]] = 1;
+    }
   }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<int> ids;
+  for (int id = 0; id < static_cast<int>(listed.size()); ++id) {
+    if (listed[id]) ids.push_back(id);
+  }
   return ids;
 }
 

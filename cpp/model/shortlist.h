@@ -42,6 +42,7 @@ class LexicalShortlist {
 
  private:
   std::vector<int> frequent_, offsets_, targets_;
+  int vocab_size_ = 0;  // V: every listed id is below it
 };
 
 }  // namespace crossattn

@@ -113,9 +113,10 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
     state.self_kv.resize(layers * state.capacity * row);
   }
   auto memory = std::make_shared<std::vector<float>>(layers * state.src_len * row);
+  std::vector<float> projected(state.src_len * row);  // [S, 2D]
   for (size_t l = 0; l < layers; ++l) {
     project_cross_attention_memory(encoder_out.data(), state.src_len, weights_.decoder_layers[l].cross_attention,
-                                   memory->data() + l * state.src_len * row);
+                                   config_.n_heads, projected.data(), memory->data() + l * state.src_len * row);
   }
   state.cross_kv = std::move(memory);
   return state;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "error.h"
+#include "kernels/ops.h"
 
 #include "model/model_file.h"
 #include "model/transformer.h"
@@ -33,7 +34,8 @@ std::vector<float> attend_rows(const Matrix& q, const Matrix& k, const Matrix& v
   context.resize(t_len, d);
   std::vector<float> weights(heads * t_len * s_len), probs(heads * s_len);
   for (int t = 0; t < t_len; ++t) {
-    attend(q.row(t).data(), k.data(), v.data(), d, s_len, visible(t), heads, d, context.row(t).data(), probs.data());
+    attend(q.row(t).data(), k.data(), v.data(), KeyValueLayout::token_major(d, d / heads), s_len, visible(t), heads, d,
+           context.row(t).data(), probs.data());
     for (int h = 0; h < heads; ++h) {
       std::copy_n(probs.data() + h * s_len, s_len, weights.data() + (h * t_len + t) * s_len);
     }
@@ -87,6 +89,24 @@ TEST(Attention, CausalMaskHidesTheFuture) {
       for (int s = t + 1; s < n; ++s) EXPECT_EQ(weights[(h * n + t) * n + s], 0.0f);
     }
   }
+}
+
+// The same keys and values stored head by head ([H, S, Dk], cross-attention's memory) give the
+// same context and weights, bit for bit: only where attend() reads a row changes.
+TEST(Attention, HeadMajorRowsEqualTokenMajorRows) {
+  std::mt19937 rng(11);
+  const int s_len = 10, heads = 3, d_k = 8, d = heads * d_k;
+  const Matrix q = random_matrix(1, d, rng), k = random_matrix(s_len, d, rng), v = random_matrix(s_len, d, rng);
+  std::vector<float> k_heads(k.size()), v_heads(v.size());
+  swap_leading_axes(k.data(), s_len, heads, d_k, k_heads.data());  // [S, H, Dk] -> [H, S, Dk]
+  swap_leading_axes(v.data(), s_len, heads, d_k, v_heads.data());
+  std::vector<float> context(d), probs(heads * s_len), head_context(d), head_probs(heads * s_len);
+  attend(q.data(), k.data(), v.data(), KeyValueLayout::token_major(d, d_k), s_len, s_len, heads, d, context.data(),
+         probs.data());
+  attend(q.data(), k_heads.data(), v_heads.data(), KeyValueLayout::head_major(s_len, d_k), s_len, s_len, heads, d,
+         head_context.data(), head_probs.data());
+  EXPECT_EQ(head_context, context);
+  EXPECT_EQ(head_probs, probs);
 }
 
 class ModelAttentionTest : public ::testing::Test {
