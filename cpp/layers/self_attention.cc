@@ -22,16 +22,22 @@ void decoder_self_attention(const float* h, int m, const SelfAttentionWeights& w
                             float* probs, float* x) {
   const int d = w.out_proj.out();
   w.qkv_proj.apply(h, m, d, qkv, 3 * d, Epilogue::kStore);  // [M, 3D]
-  // Every row's key and value enter its cache first, so that rows of one state (forced decoding)
-  // see each other up to their own position.
+  const int d_k = d / n_heads;
+  // Every row's key and value enter its cache first, head by head, so that rows of one state
+  // (forced decoding) see each other up to their own position.
   for (int r = 0; r < m; ++r) {
-    float* cache_row = states[r]->self_kv_layer(layer) + static_cast<size_t>(positions[r]) * 2 * d;
-    std::copy_n(qkv + r * 3 * d + d, 2 * d, cache_row);
+    float* cache = states[r]->self_kv_layer(layer);  // [2, H, T, Dk]
+    for (int kv = 0; kv < 2; ++kv) {
+      for (int h = 0; h < n_heads; ++h) {
+        std::copy_n(qkv + r * 3 * d + (kv + 1) * d + h * d_k, d_k, cache + states[r]->self_kv_row(kv, h, positions[r]));
+      }
+    }
   }
   for (int r = 0; r < m; ++r) {
     const float* cache = states[r]->self_kv_layer(layer);
-    attend(qkv + r * 3 * d, cache, cache + d, KeyValueLayout::token_major(2 * d, d / n_heads), positions[r] + 1,
-           positions[r] + 1, n_heads, d, context + r * d, probs);
+    attend(qkv + r * 3 * d, cache, cache + states[r]->self_kv_row(1, 0, 0),
+           KeyValueLayout::head_major(states[r]->capacity, d_k), positions[r] + 1, positions[r] + 1, n_heads, d,
+           context + r * d, probs);
   }
   w.out_proj.apply(context, m, d, x, d, Epilogue::kAccumulate);
 }

@@ -104,6 +104,7 @@ Matrix Transformer::encode(const std::vector<int>& src_ids) const {
 DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) const {
   DecoderState state;
   state.d_model = config_.d_model;
+  state.n_heads = config_.n_heads;
   state.src_len = static_cast<int>(encoder_out.rows());
   state.capacity = std::max(0, std::min(max_tgt_len, config_.max_positions));
   const size_t layers = weights_.decoder_layers.size(), row = 2 * static_cast<size_t>(config_.d_model);

@@ -135,15 +135,17 @@ TEST(BeamSearch, AWideEnoughBeamFindsTheExhaustiveRanking) {
 }
 
 // A hypothesis taking over another's slot copies only the cache rows past those the two prefixes
-// share (beam search passes one past the depth of their deepest common ancestor); the shared rows
-// stay as they are, and a count past the prefix copies nothing.
+// share (beam search passes one past the depth of their deepest common ancestor), of every layer's
+// keys and values, head by head; the shared rows stay as they are, and a count past the prefix
+// copies nothing.
 TEST(DecoderState, AssignPrefixCopiesOnlyTheRowsPastTheSharedOnes) {
-  const int layers = 2, capacity = 5, row = 4;  // d_model 2: a key and a value of 2 each per row
+  const int layers = 2, heads = 2, capacity = 5, d_k = 3;
   DecoderState from, to, untouched;
   for (DecoderState* s : {&from, &to, &untouched}) {
-    s->d_model = 2;
+    s->d_model = heads * d_k;
+    s->n_heads = heads;
     s->capacity = capacity;
-    s->self_kv.assign(static_cast<size_t>(layers) * capacity * row, 0.0f);
+    s->self_kv.assign(static_cast<size_t>(layers) * 2 * heads * capacity * d_k, 0.0f);
   }
   for (size_t i = 0; i < from.self_kv.size(); ++i) from.self_kv[i] = 1.0f + static_cast<float>(i);
   from.length = 4;
@@ -152,11 +154,17 @@ TEST(DecoderState, AssignPrefixCopiesOnlyTheRowsPastTheSharedOnes) {
   EXPECT_EQ(to.length, 4);
   EXPECT_EQ(untouched.length, 4);
   for (int l = 0; l < layers; ++l) {
-    for (int t = 0; t < capacity; ++t) {
-      for (int k = 0; k < row; ++k) {
-        const size_t i = (static_cast<size_t>(l) * capacity + t) * row + k;
-        EXPECT_EQ(to.self_kv[i], t >= 2 && t < 4 ? from.self_kv[i] : 0.0f) << "layer " << l << ", row " << t;
-        EXPECT_EQ(untouched.self_kv[i], 0.0f);
+    const size_t layer = static_cast<size_t>(l) * 2 * heads * capacity * d_k;
+    for (int kv = 0; kv < 2; ++kv) {
+      for (int h = 0; h < heads; ++h) {
+        for (int t = 0; t < capacity; ++t) {
+          for (int k = 0; k < d_k; ++k) {
+            const size_t i = layer + from.self_kv_row(kv, h, t) + k;
+            EXPECT_EQ(to.self_kv[i], t >= 2 && t < 4 ? from.self_kv[i] : 0.0f)
+                << "layer " << l << ", kv " << kv << ", head " << h << ", row " << t;
+            EXPECT_EQ(untouched.self_kv[i], 0.0f);
+          }
+        }
       }
     }
   }
@@ -167,6 +175,7 @@ TEST(DecoderState, AssignPrefixCopiesOnlyTheRowsPastTheSharedOnes) {
 TEST(DecoderState, ASiblingSharesTheMemoryAndStartsEmpty) {
   DecoderState first;
   first.d_model = 2;
+  first.n_heads = 2;
   first.src_len = 3;
   first.capacity = 5;
   first.length = 4;
@@ -176,6 +185,7 @@ TEST(DecoderState, ASiblingSharesTheMemoryAndStartsEmpty) {
   const DecoderState sibling = first.sibling();
   EXPECT_EQ(sibling.cross_kv.get(), first.cross_kv.get());
   EXPECT_EQ(sibling.d_model, 2);
+  EXPECT_EQ(sibling.n_heads, 2);
   EXPECT_EQ(sibling.src_len, 3);
   EXPECT_EQ(sibling.capacity, 5);
   EXPECT_EQ(sibling.length, 0);
