@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+#include "kernels/uninitialized.h"
+
 namespace crossattn {
 
 struct DecoderState {
@@ -20,12 +22,12 @@ struct DecoderState {
   int src_len = 0;
   int capacity = 0;  // target positions the cache holds
   int length = 0;    // target positions fed so far
-  std::vector<float> self_kv;                          // [L, 2, H, T, Dk]: each layer's keys, then its values,
+  UninitializedVector<float> self_kv;                          // [L, 2, H, T, Dk]: each layer's keys, then its values,
                                                        // head by head, row t of position t
                                                        // (KeyValueLayout::head_major); empty for an SSRU decoder
   std::vector<float> ssru_cell;                        // [L, D]: each layer's SSRU cell state c_t; empty
                                                        // for a self-attention decoder
-  std::shared_ptr<const std::vector<float>> cross_kv;  // [L, 2, H, S, Dk]: each layer's keys, then its values,
+  std::shared_ptr<const UninitializedVector<float>> cross_kv;  // [L, 2, H, S, Dk]: each layer's keys, then its values,
                                                        // head by head (KeyValueLayout::head_major)
 
   float* self_kv_layer(int layer) { return self_kv.data() + static_cast<std::size_t>(layer) * capacity * 2 * d_model; }
@@ -40,7 +42,8 @@ struct DecoderState {
 
   /// A state for another hypothesis of the same sentence, as start() made this one (beam search's
   /// slots): the same capacity and cross-attention memory (shared, not copied), an empty cache of its
-  /// own, zero SSRU cell states. Copies none of this state's cache.
+  /// own (length 0; its rows are written before they are read), zero SSRU cell states. Copies none of
+  /// this state's cache.
   DecoderState sibling() const {
     DecoderState s;
     s.d_model = d_model;

@@ -84,7 +84,7 @@ Matrix Transformer::encode(const std::vector<int>& src_ids) const {
   for (int s = 0; s < s_len; ++s) positions[s] = s;
   Matrix x(s_len, d);  // [S, D]
   embed(weights_.src_embed, src_ids.data(), positions.data(), s_len, x.data());
-  std::vector<float> hn(static_cast<size_t>(s_len) * d), qkv(3 * hn.size()), context(hn.size()),
+  UninitializedVector<float> hn(static_cast<size_t>(s_len) * d), qkv(3 * hn.size()), context(hn.size()),
       hidden(static_cast<size_t>(s_len) * config_.d_ff), probs(static_cast<size_t>(h) * s_len);
   for (const auto& layer : weights_.encoder_layers) {
     residual(x.data(), hn.data(), s_len, layer.self_attention_norm, config_, [&](const float* in) {
@@ -113,8 +113,8 @@ DecoderState Transformer::start(const Matrix& encoder_out, int max_tgt_len) cons
   } else {
     state.self_kv.resize(layers * state.capacity * row);
   }
-  auto memory = std::make_shared<std::vector<float>>(layers * state.src_len * row);
-  std::vector<float> projected(state.src_len * row);  // [S, 2D]
+  auto memory = std::make_shared<UninitializedVector<float>>(layers * state.src_len * row);
+  UninitializedVector<float> projected(state.src_len * row);  // [S, 2D]
   for (size_t l = 0; l < layers; ++l) {
     project_cross_attention_memory(encoder_out.data(), state.src_len, weights_.decoder_layers[l].cross_attention,
                                    config_.n_heads, projected.data(), memory->data() + l * state.src_len * row);

@@ -171,7 +171,7 @@ TEST(DecoderState, AssignPrefixCopiesOnlyTheRowsPastTheSharedOnes) {
 }
 
 // Beam search's other slots are siblings of the first: the sentence's cross-attention memory shared,
-// a cache of the same capacity of their own (zero, whatever the first slot holds), zero SSRU cells.
+// a cache of the same capacity of their own (length 0, whatever the first slot holds), zero SSRU cells.
 TEST(DecoderState, ASiblingSharesTheMemoryAndStartsEmpty) {
   DecoderState first;
   first.d_model = 2;
@@ -181,7 +181,7 @@ TEST(DecoderState, ASiblingSharesTheMemoryAndStartsEmpty) {
   first.length = 4;
   first.self_kv.assign(2 * 5 * 4, 7.0f);
   first.ssru_cell.assign(2 * 2, 0.5f);
-  first.cross_kv = std::make_shared<const std::vector<float>>(2 * 3 * 4, 1.0f);
+  first.cross_kv = std::make_shared<const UninitializedVector<float>>(2 * 3 * 4, 1.0f);
   const DecoderState sibling = first.sibling();
   EXPECT_EQ(sibling.cross_kv.get(), first.cross_kv.get());
   EXPECT_EQ(sibling.d_model, 2);
@@ -189,7 +189,8 @@ TEST(DecoderState, ASiblingSharesTheMemoryAndStartsEmpty) {
   EXPECT_EQ(sibling.src_len, 3);
   EXPECT_EQ(sibling.capacity, 5);
   EXPECT_EQ(sibling.length, 0);
-  EXPECT_EQ(sibling.self_kv, std::vector<float>(first.self_kv.size(), 0.0f));
+  EXPECT_EQ(sibling.self_kv.size(), first.self_kv.size());
+  EXPECT_NE(sibling.self_kv.data(), first.self_kv.data());
   EXPECT_EQ(sibling.ssru_cell, std::vector<float>(first.ssru_cell.size(), 0.0f));
 }
 
