@@ -5,7 +5,7 @@
 /** performance.md's section for `profiles` (performance.json's profile list). */
 export function profileMarkdown(profiles) {
   const phases = Object.keys(profiles[0].phases);
-  const label = (p) => `${p.model.split('/').pop()}, ${p.beam_size === 1 ? 'greedy' : `beam ${p.beam_size}`}, ${p.shortlist ? 'shortlist' : 'whole output layer'}`;
+  const label = (p) => `${p.model.split('/').pop()}, ${p.beam_size === 1 ? 'greedy' : `beam ${p.beam_size}`}, ${p.shortlist ? 'shortlist' : 'whole output layer'}, ${p.simd === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}`;
   return [
     '## Where the time goes', '',
     `Measured by \`${profiles[0].command}\` and the like (bench/profile.js) on ${profiles[0].date.slice(0, 10)}: ${profiles[0].machine}.`,

@@ -252,8 +252,8 @@ template <int MR, int NP, Sums S>
 
 // y[MR, 4 NP] for the block of MR rows at x (ActivationQuads' layout, `quads` quads) and NP
 // consecutive panels from `panel` (as row_block's: their quads `step` bytes apart): one load per
-// chunk, shared by the MR rows, and each row's
-// quads read at fixed offsets from x (P's, or U's for kOffset; N's too for kSignSplit). (Adding
+// chunk, shared by the MR rows, and each row's quads read at fixed offsets from x (P's, or U's
+// for kOffset; N's too for kSignSplit). (Adding
 // N's products with the chunk's weights negated into P's sums, which halves the sums, measured
 // 6-10% slower in whole translations, 2026-11-29: each sum then waits on two dot products a chunk.)
 template <int MR, int NP, Sums S>
