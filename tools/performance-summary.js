@@ -17,16 +17,20 @@ export const README_START = '<!-- performance-summary: generated from docs/perfo
   '`node tools/performance-summary.js --readme`; do not edit by hand -->';
 export const README_END = '<!-- /performance-summary -->';
 
-// The engine the page and the library run by default: int8 weights with the model's shortlist.
+// The engine the page and the library run by default: int8 weights with the model's shortlist, on
+// the SIMD128 build, or on the relaxed SIMD build where the JavaScript engine has relaxed SIMD.
 const SHIPPED_ENGINE = 'crossattn-wasm-int8-shortlist';
+const SHIPPED_ENGINE_RELAXED = 'crossattn-wasm-int8-shortlist-relaxed';
 
 /**
  * The figures of `performance` (docs/performance.json) that the page and README.md quote, for each
  * shipped model (a model file under models/):
  *   { date: 'YYYY-MM-DD', host: 'CPU, N cores', command, models: [{ name, model: 'models/…',
- *     tokensPerS, vsOnnxruntimeWeb, vsOnnxruntimeWebQ8, int8VsFp32 }] }
+ *     tokensPerS, vsOnnxruntimeWeb, vsOnnxruntimeWebQ8, int8VsFp32, relaxedTokensPerS?,
+ *     relaxedVsOnnxruntimeWebQ8? }] }
  * tokensPerS is target tokens per second of SHIPPED_ENGINE on one thread; the ratios are its tokens/s
- * against onnxruntime-web fp32 and q8 on the same weights, and int8 against fp32 without shortlist.
+ * against onnxruntime-web fp32 and q8 on the same weights, and int8 against fp32 without shortlist;
+ * the relaxed figures are SHIPPED_ENGINE_RELAXED's, where the run measured it.
  * @throws Error when a shipped model lacks one of these measurements (a partial bench run).
  */
 export function performanceSummary(performance) {
@@ -37,8 +41,10 @@ export function performanceSummary(performance) {
     if (!engine || q8 === undefined || int8 === undefined) {
       throw new Error(`docs/performance.json: ${m.name} lacks ${SHIPPED_ENGINE} or its bars (run npm run bench in full)`);
     }
+    const relaxed = m.engines[SHIPPED_ENGINE_RELAXED], relaxedQ8 = m.bars?.relaxed_int8_shortlist_tokens_vs_onnxruntime_q8?.value;
     return { name: m.name, model: m.model, tokensPerS: engine.tokens_per_s,
-             vsOnnxruntimeWeb: engine.ratio_to_onnxruntime_web.tokens_per_s, vsOnnxruntimeWebQ8: q8, int8VsFp32: int8 };
+             vsOnnxruntimeWeb: engine.ratio_to_onnxruntime_web.tokens_per_s, vsOnnxruntimeWebQ8: q8, int8VsFp32: int8,
+             ...(relaxed && relaxedQ8 !== undefined && { relaxedTokensPerS: relaxed.tokens_per_s, relaxedVsOnnxruntimeWebQ8: relaxedQ8 }) };
   });
   return { date: performance.date.slice(0, 10), host: performance.machine.split(', ').slice(0, 2).join(', '),
            command: 'npm run bench', models };
@@ -51,7 +57,10 @@ export function readmeBlock(summary) {
     README_START,
     `Speed, measured by \`${summary.command}\` on ${summary.date} (${summary.host}): the shipped ${m.name}, as the page ` +
     `runs it (int8 weights with its shortlist, one thread), translates ${Math.round(m.tokensPerS)} target tokens/s, ` +
-    `${m.vsOnnxruntimeWeb}x onnxruntime-web fp32 and ${m.vsOnnxruntimeWebQ8}x onnxruntime-web q8 on the same weights. ` +
+    `${m.vsOnnxruntimeWeb}x onnxruntime-web fp32 and ${m.vsOnnxruntimeWebQ8}x onnxruntime-web q8 on the same weights` +
+    (m.relaxedTokensPerS === undefined ? '. '
+      : `; with relaxed SIMD, which the page runs where the browser has it, ${Math.round(m.relaxedTokensPerS)} target ` +
+        `tokens/s, ${m.relaxedVsOnnxruntimeWebQ8}x onnxruntime-web q8. `) +
     'Every model, engine and ratio of that run: [docs/performance.md](docs/performance.md).',
     README_END,
   ].join('\n');

@@ -58,4 +58,7 @@ test("README.md's speed block is the one generated from docs/performance.json (e
   expect(block).toBe(readmeBlock(performanceSummary(PERFORMANCE)));
   const model = PERFORMANCE.models.find((m) => m.name === 'general-en-de');
   for (const figure of [DATE, ...figuresOf(model)]) expect(block).toContain(figure);
+  const relaxed = model.engines['crossattn-wasm-int8-shortlist-relaxed'];  // the page's build where relaxed SIMD runs
+  expect(block).toContain(`${Math.round(relaxed.tokens_per_s)} target tokens/s, ` +
+                          `${model.bars.relaxed_int8_shortlist_tokens_vs_onnxruntime_q8.value}x onnxruntime-web q8`);
 });
