@@ -8,7 +8,8 @@ export function profileMarkdown(profiles) {
   const label = (p) => `${p.model.split('/').pop()}, ${p.beam_size === 1 ? 'greedy' : `beam ${p.beam_size}`}, ${p.shortlist ? 'shortlist' : 'whole output layer'}, ${p.simd === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'}`;
   return [
     '## Where the time goes', '',
-    `Measured by \`${profiles[0].command}\` and the like (bench/profile.js) on ${profiles[0].date.slice(0, 10)}: ${profiles[0].machine}.`,
+    `Measured by \`${profiles[0].command}\` and the like (bench/profile.js) on ${profiles[0].date.slice(0, 10)}: ` +
+    `${[...new Set(profiles.map((p) => p.machine))].join('; and ')}.`,
     "V8's sampling profiler over the wasm engine translating the sentences one at a time after its load, each sample charged to the function it stopped in, each function to a phase by its name (bench/profile.js lists the names); share of the sampled time.",
     '',
     `| phase | ${profiles.map(label).join(' | ')} |`,
