@@ -492,16 +492,17 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
                     activations.gathered.data(), activations.gathered_quads.data(), activations.gathered_count.data(),
                     quads, offset};
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one
-  // thread. A group's panels stay in L1 while every block of rows uses them; one block of rows
-  // takes the whole runs of its range in one call (a decode step's product), and the last run,
-  // whose quads lie closer, in another.
+  // thread. Whole runs share one quad step, so one call takes them: all of the range's for one
+  // block of rows (a decode step's product), a group at a time for more, whose panels then stay in
+  // L1 while every block of rows uses them; the last run, if partial, goes alone.
   const int groups = (panels + kPanelGroup - 1) / kPanelGroup, whole = panels / kRun * kRun;
   const size_t stride = panel_stride(in_), run_bytes = kRun * stride;
   parallel_for(groups, static_cast<int64_t>(m) * in_ * out_, [&](int first, int last) {
     const int end = std::min(panels, last * kPanelGroup);
     for (int p = first * kPanelGroup; p < end;) {
-      const int count = p < whole ? std::min(std::min(end, whole) - p, m <= block ? panels : kPanelGroup) : end - p;
-      const size_t step = p < whole ? kRun * kChunk : count * kChunk;
+      const int limit = p < whole ? std::min(end, whole) : end;
+      const int count = m <= block ? limit - p : std::min(limit - p, kPanelGroup);
+      const size_t step = quad_step(p / kRun, panels);
       const int8_t* panel = qpanels_.get() + p * stride;  // the start of a run
       const int n0 = p * kFeatures;
       p += count;

@@ -22,13 +22,13 @@ struct DecoderState {
   int src_len = 0;
   int capacity = 0;  // target positions the cache holds
   int length = 0;    // target positions fed so far
-  UninitializedVector<float> self_kv;                          // [L, 2, H, T, Dk]: each layer's keys, then its values,
-                                                       // head by head, row t of position t
-                                                       // (KeyValueLayout::head_major); empty for an SSRU decoder
-  std::vector<float> ssru_cell;                        // [L, D]: each layer's SSRU cell state c_t; empty
-                                                       // for a self-attention decoder
-  std::shared_ptr<const UninitializedVector<float>> cross_kv;  // [L, 2, H, S, Dk]: each layer's keys, then its values,
-                                                       // head by head (KeyValueLayout::head_major)
+  // [L, 2, H, T, Dk]: each layer's keys, then its values, head by head, row t of position t
+  // (KeyValueLayout::head_major); empty for an SSRU decoder.
+  UninitializedVector<float> self_kv;
+  // [L, D]: each layer's SSRU cell state c_t; empty for a self-attention decoder.
+  std::vector<float> ssru_cell;
+  // [L, 2, H, S, Dk]: each layer's keys, then its values, head by head (KeyValueLayout::head_major).
+  std::shared_ptr<const UninitializedVector<float>> cross_kv;
 
   float* self_kv_layer(int layer) { return self_kv.data() + static_cast<std::size_t>(layer) * capacity * 2 * d_model; }
   /// Where position t's key (kv 0) or value (kv 1) of head h lies in a layer's cache [2, H, T, Dk].
