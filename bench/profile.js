@@ -64,12 +64,17 @@ function profilingBuild() {
   execFileSync(link[0], link.slice(1), { cwd: wasmDir, stdio: 'inherit', env: { ...process.env, NODE_PATH: '/usr/share/nodejs', ...relaxed } });
 }
 
-/** Self ms per function name of a V8 CPU profile (samples charged by their time deltas). */
+/**
+ * Self ms per function name of a V8 CPU profile (samples charged by their time deltas), leaving out
+ * the profiler's own (node:inspector's session.post, which starts and stops it).
+ */
 function selfMs(profile) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const ms = new Map();
   profile.samples.forEach((id, i) => {
-    const name = nodes.get(id).callFrame.functionName || '(anonymous)';
+    const { functionName, url } = nodes.get(id).callFrame;
+    if (url.startsWith('node:inspector')) return;
+    const name = functionName || '(anonymous)';
     ms.set(name, (ms.get(name) ?? 0) + profile.timeDeltas[i] / 1000);
   });
   return ms;

@@ -84,6 +84,15 @@ function parseFormatted(text: string, lang: string): { value: number; decimals: 
   return { value, decimals: m[2]?.length ?? 0, grouped: m[1].includes(group) };
 }
 
+// Intl.NumberFormat objects by language and options: building one costs more than formatting with it.
+const formats = new Map<string, Intl.NumberFormat>();
+function numberFormat(lang: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${lang} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (format === undefined) formats.set(key, format = new Intl.NumberFormat(lang, options));
+  return format;
+}
+
 /**
  * The forms a number of the source (in `sourceLang`'s conventions) may take in `targetLang`,
  * preferred first: a formatted number localised by Intl.NumberFormat (1,000.5 → 1.000,5 for
@@ -92,6 +101,20 @@ function parseFormatted(text: string, lang: string): { value: number; decimals: 
  * (NUMBER_WORDS: "3 months" → "drei Monaten" keeps the number).
  */
 export function numberForms(text: string, sourceLang: string, targetLang: string, pm = false): string[] {
+  const key = `${text} ${sourceLang} ${targetLang} ${pm}`;
+  let forms = knownForms.get(key);
+  if (forms === undefined) {
+    if (knownForms.size >= 4096) knownForms.clear();
+    knownForms.set(key, forms = formsOf(text, sourceLang, targetLang, pm));
+  }
+  return [...forms];
+}
+
+// numberForms's answers so far: a translation's checks and repairs ask for each number's forms
+// several times, and formatting with Intl costs microseconds each time.
+const knownForms = new Map<string, readonly string[]>();
+
+function formsOf(text: string, sourceLang: string, targetLang: string, pm: boolean): string[] {
   const time = isTime(text, sourceLang);
   if (time) {
     const hours = pm && time.hours < 12 ? [time.hours + 12, time.hours] : [time.hours];
@@ -99,15 +122,15 @@ export function numberForms(text: string, sourceLang: string, targetLang: string
   }
   const parsed = parseFormatted(text, sourceLang);
   if (parsed) {
-    const format = (grouping: boolean) => new Intl.NumberFormat(targetLang, {
+    const format = (grouping: boolean) => numberFormat(targetLang, {
       minimumFractionDigits: parsed.decimals, maximumFractionDigits: parsed.decimals, useGrouping: grouping,
     }).format(parsed.value);
     return [...new Set([format(parsed.grouped), format(!parsed.grouped)])];
   }
   const words = NUMBER_WORDS[targetLang.split('-')[0]];
   if (/^\d+$/.test(text) && Number(text) <= 12 && words) return [text, ...words[Number(text)]];
-  if (/^\d{5,}$/.test(text)) return [text, new Intl.NumberFormat(targetLang).format(Number(text))];
-  if (/^\d{4}$/.test(text)) return [text, new Intl.NumberFormat(targetLang, { useGrouping: true }).format(Number(text))];
+  if (/^\d{5,}$/.test(text)) return [text, numberFormat(targetLang).format(Number(text))];
+  if (/^\d{4}$/.test(text)) return [text, numberFormat(targetLang, { useGrouping: true }).format(Number(text))];
   return [text];
 }
 

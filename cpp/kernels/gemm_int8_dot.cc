@@ -407,7 +407,10 @@ PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const 
   const int n = static_cast<int>(rows.size()), panels = panel_count(out_), selected = panel_count(n);
   const size_t stride = panel_stride(in_);
   const int quads = static_cast<int>(stride / kChunk);
-  std::shared_ptr<int8_t> packed(new int8_t[panel_bytes(n, in_)](), std::default_delete<int8_t[]>());
+  std::shared_ptr<int8_t> packed(new int8_t[panel_bytes(n, in_)], std::default_delete<int8_t[]>());
+  // Zeros only in the last run, which holds the padding features past n: every other byte is copied.
+  const int last = (selected - 1) / kRun;
+  std::fill_n(packed.get() + last * kRun * stride, run_panels(last, selected) * stride, int8_t{0});
   std::vector<float> scale(n), bias(n);
   for (int i = 0; i < n; ++i) {
     const int8_t* from = qpanels_.get() + weight_offset(rows[i], 0, stride, panels);

@@ -34,6 +34,12 @@ void add(const float* x, float* y, int n) {
   for (; i < n; ++i) y[i] += x[i];
 }
 
+void copy(const float* x, float* y, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) simd::store(y + i, simd::load(x + i));
+  for (; i < n; ++i) y[i] = x[i];
+}
+
 void layer_norm(const float* x, int m, int d, int ldx, const float* gamma, const float* beta, float eps, float* out,
                 int ldo) {
   const float inv_d = 1.0f / static_cast<float>(d);
@@ -163,7 +169,7 @@ void activate(float* x, int n, Activation activation) {
 void swap_leading_axes(const float* in, int a, int b, int w, float* out) {
   for (int i = 0; i < a; ++i) {
     for (int j = 0; j < b; ++j) {
-      std::copy_n(in + (static_cast<size_t>(i) * b + j) * w, w, out + (static_cast<size_t>(j) * a + i) * w);
+      copy(in + (static_cast<size_t>(i) * b + j) * w, out + (static_cast<size_t>(j) * a + i) * w, w);
     }
   }
 }

@@ -1,7 +1,6 @@
 #include "layers/self_attention.h"
 
-#include <algorithm>
-
+#include "kernels/ops.h"
 #include "layers/attention.h"
 
 namespace crossattn {
@@ -29,7 +28,7 @@ void decoder_self_attention(const float* h, int m, const SelfAttentionWeights& w
     float* cache = states[r]->self_kv_layer(layer);  // [2, H, T, Dk]
     for (int kv = 0; kv < 2; ++kv) {
       for (int h = 0; h < n_heads; ++h) {
-        std::copy_n(qkv + r * 3 * d + (kv + 1) * d + h * d_k, d_k, cache + states[r]->self_kv_row(kv, h, positions[r]));
+        copy(qkv + r * 3 * d + (kv + 1) * d + h * d_k, cache + states[r]->self_kv_row(kv, h, positions[r]), d_k);
       }
     }
   }

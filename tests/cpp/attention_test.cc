@@ -109,6 +109,19 @@ TEST(Attention, HeadMajorRowsEqualTokenMajorRows) {
   EXPECT_EQ(head_probs, probs);
 }
 
+// Rows of 7 floats: copy()'s four-at-a-time loop and its remainder.
+TEST(Attention, SwapLeadingAxesMovesEachRowWhole) {
+  const int a = 3, b = 5, w = 7;
+  std::vector<float> in(a * b * w), out(in.size(), -1.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
+  swap_leading_axes(in.data(), a, b, w, out.data());
+  for (int i = 0; i < a; ++i) {
+    for (int j = 0; j < b; ++j) {
+      for (int x = 0; x < w; ++x) EXPECT_EQ(out[(j * a + i) * w + x], in[(i * b + j) * w + x]);
+    }
+  }
+}
+
 class ModelAttentionTest : public ::testing::Test {
  protected:
   Translator translator = Translator::from_file(testing::model_path());
