@@ -17,6 +17,8 @@
 // outputs through our model (--model: the same weights and tokenizer; pieces plus eos, as our own count).
 // --no-shortlist scores the whole output layer where the model file has a lexical shortlist; Bergamot's
 // --shortlist scores the export's lex.s2t.bin (bench/marian_shortlist.py), else the whole layer.
+// With the model's shortlist, one sentence at a time: also shortlist_rows_per_target_token, the output rows
+// each target token's step scored (bench/shortlist-candidates.js), averaged over the target tokens.
 // --load-only stops after the load (a first load in a fresh process, which run.js repeats).
 // --simd picks the engine build as LoadOptions.simd does (relaxed needs a Node with relaxed SIMD).
 import { readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBergamot } from './bergamot.js';
 import { loadOnnxTranslator } from './onnxruntime.js';
+import { shortlistCandidates } from './shortlist-candidates.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -38,7 +41,7 @@ const limits = Object.fromEntries([['repeatLimit', 'repeat-limit'], ['maxLengthR
   .filter(([, flag]) => values[flag] !== undefined).map(([option, flag]) => [option, Number(values[flag])]));
 const [engine] = positionals;
 const sentenceMs = [], sourceTokens = [], translations = [];
-let loadMs = 0, compileMs = 0, targetTokens = 0;
+let loadMs = 0, compileMs = 0, targetTokens = 0, shortlistRowSteps = 0;
 
 const readLinesOf = () => readFileSync(values.src, 'utf8').split('\n').filter((l, i, all) => i < all.length - 1 || l);
 
@@ -55,6 +58,7 @@ if (engine === 'crossattn') {
   // copyThrough: false: the model's own translation, as every peer writes its own (the alignment-based
   // repairs of docs/copy-through.md run after decoding and are not what this bench compares).
   const options = { attention: false, copyThrough: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'], ...limits };
+  const rowsOf = options.shortlist && !batch ? shortlistCandidates(values.model) : null;
   for (let i = 0; i < lines.length; i += batch || 1) {
     const t0 = performance.now();
     const results = batch ? await translator.translateBatch(lines.slice(i, i + batch), options)
@@ -63,6 +67,7 @@ if (engine === 'crossattn') {
     for (const r of results) {
       sourceTokens.push(r.sourceTokens.length);
       targetTokens += r.targetIds.length;
+      if (rowsOf) shortlistRowSteps += rowsOf(r.sourceIds).size * r.targetIds.length;  // outside the timing
       translations.push(r.text);
     }
   }
@@ -101,4 +106,5 @@ if (engine === 'crossattn') {
   process.exit(2);
 }
 console.log(JSON.stringify({ load_ms: loadMs, engine_compile_ms: compileMs, sentence_ms: sentenceMs, source_tokens: sourceTokens, target_tokens: targetTokens, translations,
-                             peak_memory_bytes: process.resourceUsage().maxRSS * 1024 }));
+                             peak_memory_bytes: process.resourceUsage().maxRSS * 1024,
+                             ...(shortlistRowSteps > 0 && { shortlist_rows_per_target_token: shortlistRowSteps / targetTokens }) }));

@@ -8,6 +8,7 @@ import { pageMarkdown } from './page-report.js';
 import { profileMarkdown } from './profile-report.js';
 
 const mib = (b) => (b / 2 ** 20).toFixed(0);
+const ratio = (a, b) => Number((a / b).toFixed(2));
 
 /** The pictures of model section `index`: bench-tokens.svg etc. for the first, NAME-bench-tokens.svg for the others. */
 export function plotFile(report, index, file) {
@@ -64,7 +65,8 @@ function relaxedCeilingNote({ kernels, ceiling_relaxed: ceiling }) {
   const step = kernels.wasm_relaxed.decode_step;
   return [`Relaxed SIMD (crossattn-relaxed.wasm, its kernels measured in the same run with its own peaks: f32x4.relaxed_madd and i32x4.relaxed_dot_i8x16_i7x16_add_s chains): ` +
     `the decode step takes fp32 ${step.f32_ms.toFixed(3)} ms (${step.f32_fraction_of_bound} of its bound) and int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it; ` +
-    `its ceiling is ${ceiling.fp32_tokens_per_s} tokens/s in fp32 and ${ceiling.int8_tokens_per_s} in int8.` +
+    `its ceiling is ${ceiling.fp32_tokens_per_s} tokens/s in fp32 and ${ceiling.int8_tokens_per_s} in int8` +
+    (ceiling.int8_shortlist_tokens_per_s === undefined ? '.' : `, and ${ceiling.int8_shortlist_tokens_per_s} in int8 with the model's shortlist.`) +
     (kernels.wasm_relaxed.int8_dot_offset_form === undefined ? '' : kernels.wasm_relaxed.int8_dot_offset_form
       ? ' Its int8 products took the offset form on this machine (one dot product per 16 weights: the dot product reads bytes above 127 as unsigned with exact sums, as V8 does with AVX-VNNI; cpp/kernels/gemm_int8_dot.cc).'
       : ' Its int8 products split rows with negative values by sign on this machine (two dot products per 16 weights: the dot product does not read bytes above 127 as unsigned with exact sums; cpp/kernels/gemm_int8_dot.cc).')];
@@ -84,13 +86,23 @@ function ceilingNotes(section) {
       `fp32 ${step.f32_ms.toFixed(3)} ms against a bound of ${step.f32_bound_ms.toFixed(3)} ms (${step.f32_bound}: ${step.f32_read_gbps} GB/s over ${(4 * step.weights / 2 ** 20).toFixed(1)} MiB), ${step.f32_fraction_of_bound} of it; ` +
       `int8 ${step.int8_ms.toFixed(3)} ms against ${step.int8_bound_ms.toFixed(3)} ms (${step.int8_bound}), ${step.int8_fraction_of_bound} of it.`,
     `Ceiling: greedy decoding one sentence at a time with the whole output layer passes neither ${section.ceiling.fp32_tokens_per_s} tokens/s in fp32 nor ${section.ceiling.int8_tokens_per_s} in int8 on this machine: these sentences' ${section.ceiling.target_tokens} target tokens each take at least the step's bound (or the step's time, where shorter), their ${section.ceiling.source_tokens} source tokens the encoder's and cross-attention's key and value products at the fastest rate measured here, even with the second feed-forward matrices, attention and the rest free.`,
+    ...shortlistCeilingNote(section),
   ];
   notes.push(...contentionNote(section), ...relaxedCeilingNote(section));
   for (const [name, b] of Object.entries(section.bars)) {
     if (b.ceiling === undefined) continue;
-    notes.push(`${name}: the ceiling is ${b.ceiling}x the same peer${b.ceiling < b.bar ? `, below the bar of ${b.bar}: no engine meets that bar here without a shortlist` : ''}.`);
+    const shortlisted = name.includes('shortlist');
+    const below = b.ceiling < b.bar ? `, below the bar of ${b.bar}: no engine meets that bar here${shortlisted ? ' with this shortlist' : ' without a shortlist'}`
+      : `; the bar of ${b.bar} needs ${ratio(b.bar, b.ceiling)} of it, and this run reaches ${ratio(b.value, b.ceiling)}`;
+    notes.push(`${name}: the ceiling${shortlisted ? ' with the shortlist' : ''} is ${b.ceiling}x the same peer${below}.`);
   }
   return notes.flatMap((n) => [n, '']).slice(0, -1);
+}
+
+/** The int8 ceiling with the model's shortlist (decodeCeiling in bench/model.js), where the section has one. */
+function shortlistCeilingNote({ ceiling, config }) {
+  if (ceiling.int8_shortlist_tokens_per_s === undefined) return [];
+  return [`With the model's shortlist the step scores ${ceiling.shortlist_rows_per_target_token} output rows per target token on average (bench/shortlist-candidates.js), not ${config.vocab_size}, and reads that much less of the output layer: int8 greedy decoding then passes no more than ${ceiling.int8_shortlist_tokens_per_s} tokens/s here, on the same terms.`];
 }
 
 /**

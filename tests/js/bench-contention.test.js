@@ -1,6 +1,7 @@
 // The ceiling notes of docs/performance.md (bench/report.js): where bench/kernels.cc reported the
 // decode step's median batch beside its fastest, each model's section says how the ceiling ratios
-// read against the median; kernels output without the median leaves the note out.
+// read against the median; kernels output without the median leaves the note out. Also the ceiling
+// with the model's shortlist, and what share of a ceiling each bar needs.
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { performanceMarkdown } from '../../bench/report.js';
@@ -29,4 +30,25 @@ test('kernels output without the median gives no contention note', () => {
     delete m.ceiling.fp32_step_median_vs_fastest;
   }
   expect(performanceMarkdown(r)).not.toContain('Contention:');
+});
+
+test('a shortlist ceiling names its rows and says how much of it a bar needs', () => {
+  const r = report();
+  const [m] = withCeiling(r);
+  const q8 = m.engines['onnxruntime-web-q8'].tokens_per_s;
+  Object.assign(m.ceiling, { int8_shortlist_tokens_per_s: 4000, shortlist_rows_per_target_token: 1700 });
+  m.bars.int8_shortlist_tokens_vs_onnxruntime_q8.ceiling = Number((4000 / q8).toFixed(2));
+  const md = performanceMarkdown(r);
+  expect(md).toContain(`scores 1700 output rows per target token on average (bench/shortlist-candidates.js), not ${m.config.vocab_size}`);
+  expect(md).toContain('passes no more than 4000 tokens/s here');
+  const { value, bar, ceiling } = m.bars.int8_shortlist_tokens_vs_onnxruntime_q8;
+  expect(md).toContain(`int8_shortlist_tokens_vs_onnxruntime_q8: the ceiling with the shortlist is ${ceiling}x the same peer`);
+  if (ceiling >= bar) expect(md).toContain(`the bar of ${bar} needs ${Number((bar / ceiling).toFixed(2))} of it, and this run reaches ${Number((value / ceiling).toFixed(2))}`);
+});
+
+test('a ceiling below a bar says so', () => {
+  const r = report();
+  const [m] = withCeiling(r);
+  m.bars.int8_tokens_vs_onnxruntime_q8.ceiling = m.bars.int8_tokens_vs_onnxruntime_q8.bar - 0.5;
+  expect(performanceMarkdown(r)).toContain(`below the bar of ${m.bars.int8_tokens_vs_onnxruntime_q8.bar}: no engine meets that bar here without a shortlist`);
 });
