@@ -497,7 +497,7 @@ async function main() {
   await goOfflineCapable(engineCompiled);  // offline.js
   startWorkers(POOL_SIZE);
   const architectureLoaded = fetch(ARCHITECTURE_URL).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  const speedLoaded = loadSpeedFigures();
+  const speedLoaded = loadSpeedFigures(engineCompiled);
   let catalog;
   try {
     const response = await fetch(CATALOG_URL);

@@ -80,6 +80,11 @@ test('the static build works from a subpath of a plain static server, and offlin
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
   await translateOn(page, 'Where is the station?');
   expect(await page.textContent('#target')).toMatch(/Bahnhof/);
+  // Chromium has relaxed SIMD, so the single-thread page runs that build, and its footer quotes it.
+  const measured = JSON.parse(readFileSync(new URL('../../docs/performance.json', import.meta.url), 'utf8'));
+  const relaxed = measured.models.find((m) => m.name === 'general-en-de').engines['crossattn-wasm-int8-shortlist-relaxed'];
+  expect(await page.textContent('#speed')).toContain(`the relaxed SIMD build), measured by npm run bench`);
+  expect(await page.textContent('#speed')).toContain(`${Math.round(relaxed.tokens_per_s)} target tokens/s`);
   await waitForCachedModels(page, 1);
 
   await context.setOffline(true);

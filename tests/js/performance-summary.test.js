@@ -35,7 +35,7 @@ describe("the page's speed line", () => {
     const shipped = catalog.filter((entry) => measured(entry.model));
     expect(shipped.length).toBeGreaterThan(0);
     for (const entry of catalog) {
-      const text = speedText(summary, entry.model, ROOT_URL);
+      const text = speedText(summary, entry.model, 'simd128', ROOT_URL);
       const model = measured(entry.model);
       if (!model) {
         expect(text).toBeNull();
@@ -45,8 +45,23 @@ describe("the page's speed line", () => {
         expect(text).toContain(figure);
       }
     }
-    expect(speedText(summary, new URL('models/opened/elsewhere.crossattn', ROOT_URL).href, ROOT_URL)).toBeNull();
-    expect(speedText(null, catalog[0].model, ROOT_URL)).toBeNull();  // no summary: no line
+    expect(speedText(summary, new URL('models/opened/elsewhere.crossattn', ROOT_URL).href, 'simd128', ROOT_URL)).toBeNull();
+    expect(speedText(null, catalog[0].model, 'simd128', ROOT_URL)).toBeNull();  // no summary: no line
+  });
+
+  test('quotes the relaxed SIMD figures where the page runs that build, and says when it runs the pthreads build', () => {
+    const entry = catalog.find((e) => measured(e.model)?.engines['crossattn-wasm-int8-shortlist-relaxed']);
+    expect(entry).toBeDefined();
+    const model = measured(entry.model);
+    const relaxed = speedText(summary, entry.model, 'relaxed', ROOT_URL);
+    expect(relaxed).toContain('the relaxed SIMD build');
+    expect(relaxed).toContain(`${Math.round(model.engines['crossattn-wasm-int8-shortlist-relaxed'].tokens_per_s)} target tokens/s, ` +
+                              `${model.bars.relaxed_int8_shortlist_tokens_vs_onnxruntime_q8.value}x onnxruntime-web q8`);
+    expect(relaxed).toContain(`without relaxed SIMD, ${figuresOf(model)[0]} tokens/s`);
+    const threads = speedText(summary, entry.model, 'threads', ROOT_URL);
+    for (const figure of figuresOf(model)) expect(threads).toContain(figure);
+    expect(threads).toContain('this page runs the pthreads build, which the figure leaves out');
+    expect(speedText(summary, entry.model, 'simd128', ROOT_URL)).not.toContain('pthreads');
   });
 });
 

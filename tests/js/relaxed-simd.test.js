@@ -10,8 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { InvalidInputError, LoadError, Translator, prepareEngine, relaxedSimdSupported } from '../../dist/index.js';
-import { engineBuild } from '../../dist/engine-build.js';
+import { InvalidInputError, LoadError, Translator, engineBuild, prepareEngine, relaxedSimdSupported } from '../../dist/index.js';
 import { DATA, INT8_MODEL, MODEL, RELAXED_NODE, ROOT } from './paths.js';
 
 const SENTENCES = readFileSync(`${DATA}/flores-dev/dev.en`, 'utf8').split('\n').slice(0, 12);
