@@ -128,9 +128,9 @@ bool gather_pairs(int m, int k_pad) {
     for (int p = 0; p < pairs; ++p) {
       int32_t pair;
       std::memcpy(&pair, q + 2 * p, sizeof pair);
-      if (pair == 0) continue;
-      values[count] = pair;
-      offsets[count++] = kChunk * p;  // chunk p holds the pair (2p, 2p + 1)
+      values[count] = pair;  // without a branch: a ReLU's zeros fall at random
+      offsets[count] = kChunk * p;  // chunk p holds the pair (2p, 2p + 1)
+      count += pair != 0;
     }
     activations.pair_count[r] = count;
     sparse = count <= kGatherShare * pairs;

@@ -209,10 +209,10 @@ bool gather_quads(int m, int quads, int block) {
     int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
     int32_t* indices = activations.gathered_quads.data() + static_cast<size_t>(r) * quads;
     int count = 0;
-    for (int s = 0; s < quads; ++s) {
-      if (p[2 * s * b] == 0) continue;
+    for (int s = 0; s < quads; ++s) {  // without a branch: a ReLU's zeros fall at random
       values[count] = p[2 * s * b];
-      indices[count++] = s;
+      indices[count] = s;
+      count += p[2 * s * b] != 0;
     }
     activations.gathered_count[r] = count;
     if (m > 1 && count > kGatherShare * quads) return false;
@@ -390,17 +390,29 @@ PackedLinear PackedLinear::with_offset_sums(PackedLinear l) {
   return l;
 }
 
+namespace {
+
+// f(k, Wq[j, k]) for k = 0 .. in - 1 of a layer's panels (`out` features): quad by quad, each
+// quad's 4 bytes together (an embedding lookup of a tied table reads its row this way).
+template <typename F>
+void for_row(const int8_t* panels, int j, int out, int in, F&& f) {
+  const int count = panel_count(out);
+  const int8_t* quad = panels + weight_offset(j, 0, panel_stride(in), count);
+  const size_t step = quad_step(j / kFeatures / kRun, count);
+  for (int k = 0; k < in; k += kQuad, quad += step) {
+    for (int i = 0; i < std::min(kQuad, in - k); ++i) f(k + i, quad[i]);
+  }
+}
+
+}  // namespace
+
 void PackedLinear::int8_row(int j, int8_t* out) const {
-  const size_t stride = panel_stride(in_);
-  const int panels = panel_count(out_);
-  for (int k = 0; k < in_; ++k) out[k] = qpanels_.get()[weight_offset(j, k, stride, panels)];
+  for_row(qpanels_.get(), j, out_, in_, [out](int k, int8_t w) { out[k] = w; });
 }
 
 void PackedLinear::dequantize_row(int j, float factor, float* out) const {
-  const size_t stride = panel_stride(in_);
-  const int panels = panel_count(out_);
   const float s = scale_[j] * factor;
-  for (int k = 0; k < in_; ++k) out[k] = static_cast<float>(qpanels_.get()[weight_offset(j, k, stride, panels)]) * s;
+  for_row(qpanels_.get(), j, out_, in_, [out, s](int k, int8_t w) { out[k] = static_cast<float>(w) * s; });
 }
 
 PackedLinear PackedLinear::select_int8_rows(const std::vector<int>& rows) const {

@@ -301,11 +301,12 @@ TEST(Gemm, Int8OutputIsTheDocumentedArithmeticBitForBit) {
 
 // The model file's int8 kernel layout (docs/model-format.md: panels[p][s][8h + 2f + e] =
 // Wq[4p + f][4s + 2h + e], zero padded) converted at load, into new memory or where it lies, is
-// the same layer as its rows: outputs bit for bit, and each row read back.
+// the same layer as its rows: outputs bit for bit, and each row read back, as int8 and dequantized
+// (as an embedding lookup of a tied table reads it).
 TEST(Gemm, Int8FilePanelsAreTheSameLayerAsTheirRows) {
   std::mt19937 rng(29);
   std::uniform_int_distribution<int> weight(-127, 127);
-  for (const Case& c : {Case{5, 30, 40}, Case{1, 256, 64}, Case{4, 17, 8}}) {
+  for (const Case& c : {Case{5, 30, 40}, Case{1, 256, 64}, Case{4, 17, 8}, Case{1, 62, 40}}) {
     std::vector<int8_t> wq(static_cast<size_t>(c.n) * c.k);
     for (auto& q : wq) q = static_cast<int8_t>(weight(rng));
     const int out4 = (c.n + 3) / 4, in4 = (c.k + 3) / 4;
@@ -330,9 +331,14 @@ TEST(Gemm, Int8FilePanelsAreTheSameLayerAsTheirRows) {
       panels.apply(x.data(), c.m, c.k, y.data(), c.n, Epilogue::kStore);
       ASSERT_EQ(y, expected) << c.m << "x" << c.k << "x" << c.n;
       std::vector<int8_t> row(c.k);
+      std::vector<float> dequantized(c.k);
       for (int j = 0; j < c.n; ++j) {
         panels.int8_row(j, row.data());
         ASSERT_TRUE(std::equal(row.begin(), row.end(), wq.begin() + static_cast<size_t>(j) * c.k)) << "row " << j;
+        panels.dequantize_row(j, 2.0f, dequantized.data());
+        for (int k = 0; k < c.k; ++k) {
+          ASSERT_EQ(dequantized[k], static_cast<float>(wq[static_cast<size_t>(j) * c.k + k]) * (w_scale[j] * 2.0f));
+        }
       }
     }
   }
