@@ -2,7 +2,11 @@
 // Same-process A/B of two builds of the engine's wasm on one model: both translators live in one
 // process and take turns sentence by sentence, the order alternating, so that the host's drifting
 // speed hits both alike. On this shared 2-core machine separate processes (npm run bench) vary by
-// about 10% run to run; alternating sentences shows a change of a few percent reliably.
+// about 10% run to run; alternating sentences shows a change of a few percent reliably. Each pass
+// loads both translators afresh, in the order base then test on even passes and test then base on
+// odd ones: the translator loaded second ran 2.5-4% faster than the first in the same process, with
+// the same wasm on both sides (2026-11-30), so an odd number of passes leans one way (use an even
+// number). Translations are decoded as npm run bench decodes them (copyThrough: false).
 //
 //   cp dist/crossattn.wasm build/base.wasm      # before the change
 //   ... change, rebuild (bash tools/dev.sh build, or the crossattn-wasm target) ...
@@ -43,17 +47,21 @@ if (values.limit) lines = lines.slice(0, Number(values.limit));
 const models = { base: values.model, test: values['test-model'] ?? values.model };
 const builds = {};
 for (const name of ['base', 'test']) {
-  const wasm = await prepareEngine(readFileSync(values[name]));
-  builds[name] = { translator: await Translator.load(readFileSync(models[name]), { wasm }), ms: 0, cpu_ms: 0, least_cpu_ms: [], tokens: 0, texts: [] };
+  builds[name] = { wasm: await prepareEngine(readFileSync(values[name])), model: readFileSync(models[name]),
+                   ms: 0, cpu_ms: 0, least_cpu_ms: [], tokens: 0, texts: [] };
 }
-const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
-// Untimed, a sentence each first: a build's first translation also compiles its hot functions, and
-// the order below starts with the test build (identical builds gave 0.86x over 10 sentences without this).
-for (const b of Object.values(builds)) await b.translator.translate(lines[0], options);
+const options = { attention: false, copyThrough: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
 const passes = Number(values.passes), batch = Number(values.batch);
 const chunks = [];
 for (let i = 0; i < lines.length; i += batch) chunks.push(lines.slice(i, i + batch));
 for (let pass = 0; pass < passes; ++pass) {
+  for (const name of pass % 2 ? ['test', 'base'] : ['base', 'test']) {
+    const b = builds[name];
+    b.translator = await Translator.load(b.model, { wasm: b.wasm });
+    // Untimed, a sentence first: a build's first translation also compiles its hot functions, and
+    // the order below starts with the test build (identical builds gave 0.86x over 10 sentences without this).
+    await b.translator.translate(lines[0], options);
+  }
   for (const [i, chunk] of chunks.entries()) {
     for (const name of (i + pass) % 2 ? ['base', 'test'] : ['test', 'base']) {
       const b = builds[name];
@@ -68,6 +76,7 @@ for (let pass = 0; pass < passes; ++pass) {
       if (pass === 0) b.texts.push(...rs.map((r) => r.text));
     }
   }
+  for (const b of Object.values(builds)) b.translator.dispose();
 }
 const total = (values) => values.reduce((a, b) => a + b, 0);
 const summary = (b) => ({ ms: Number(b.ms.toFixed(1)), tokens_per_s: Number((b.tokens / b.ms * 1000).toFixed(1)),

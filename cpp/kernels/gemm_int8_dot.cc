@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <numeric>
 
 #include "kernels/epilogue.h"
 #include "kernels/gemm.h"
@@ -72,11 +73,16 @@ constexpr int kPanelGroup = 8;  // panels a thread takes at a time (32 features)
 // 1.02-1.03x faster than 1 (panel by panel) on a Xeon with AVX-VNNI, against 0.98-1.02x for 4 and
 // 0.98x for 8 (2026-11-30, bench/ab.js, 200 FLORES dev sentences, shortlist, both general models).
 constexpr int kRun = 2;
-// Rows are gathered (their zero quads skipped) when each has at most this share of its quads
-// nonzero; a single row whenever it has no negative value (a decode step's second feed-forward
-// matrix, 50-70% of its quads nonzero in the general models' decoders): reading only those quads
-// made greedy translations 1.02-1.025x faster than gathering at most half (same runs as kRun's).
-constexpr float kGatherShare = 0.5f;
+// A block of rows is gathered (each row's zero quads skipped, row by row) when its rows together
+// have at most this share of their quads nonzero; a single row whenever it has no negative value
+// (a decode step's second feed-forward matrix, 50-70% of its quads nonzero in the general models'
+// decoders): reading only those quads made greedy translations 1.02-1.025x faster than gathering at
+// most half (same runs as kRun's). The encoder's rows have 29-42% of theirs nonzero (a
+// teacher-forced pass over 100 FLORES dev pairs, general-en-de, 2026-11-30), and once the whole
+// product was gathered only when every row had at most half: gathering block by block at 0.75 made
+// greedy translations 1.018x faster than that, at 0.5 1.011x, at 1 1.012x (bench/ab.js, 4 passes,
+// general-en-de, 2026-11-30).
+constexpr float kGatherShare = 0.75f;
 
 int round_up(int n, int to) { return (n + to - 1) / to * to; }
 
@@ -105,8 +111,8 @@ const int8_t* panel_in_run(const int8_t* panel, int q, size_t run_bytes) {
 // int32 2 r0 quads, and its row i's quad s lies at 2 (s b + i) in it: a product reads a chunk's
 // activations at fixed offsets from one pointer. Also
 // the scales [M], whether a row has a negative value [M]; with zeros skipped, each row's nonzero
-// quads of P and their indices s [M, K_pad / 4], the first count[r] used. Grown to the largest
-// product seen, then reused.
+// quads of P and their indices s [M, K_pad / 4], the first count[r] used, and whether each block
+// of rows is multiplied over them [ceil(M / block)]. Grown to the largest product seen, then reused.
 struct ActivationQuads {
   std::vector<int16_t> row;
   std::vector<int32_t> quads;
@@ -114,6 +120,7 @@ struct ActivationQuads {
   std::vector<char> has_negative;
   std::vector<int32_t> gathered, gathered_quads;
   std::vector<int> gathered_count;
+  std::vector<char> gathered_blocks;
 };
 thread_local ActivationQuads activations;
 
@@ -125,6 +132,7 @@ struct QuadRows {
   const char* has_negative;
   const int32_t *gathered, *gathered_quads;
   const int* gathered_count;
+  const char* gathered_blocks;
   int quad_count;
   bool offset;  // U's quads in place of N's (offset_dot_is_exact)
 };
@@ -196,14 +204,17 @@ void quantize_rows(const float* x, int m, int ldx, int k, int k_pad, int block_s
   }
 }
 
-// Lists each row's nonzero quads of P; true when no row has a negative value and, for more than
-// one row, each has at most kGatherShare of its quads nonzero, so that the gathered product pays.
+// Lists each row's nonzero quads of P and marks the blocks of rows whose gathered product pays
+// (kGatherShare); false, with nothing marked, when a row has a negative value.
 bool gather_quads(int m, int quads, int block) {
   grow(activations.gathered, static_cast<size_t>(m) * quads);
   grow(activations.gathered_quads, static_cast<size_t>(m) * quads);
   grow(activations.gathered_count, m);
+  grow(activations.gathered_blocks, (m + block - 1) / block);
+  if (std::any_of(activations.has_negative.begin(), activations.has_negative.begin() + m, [](char c) { return c != 0; })) {
+    return false;
+  }
   for (int r = 0; r < m; ++r) {
-    if (activations.has_negative[r]) return false;
     const int start = r / block * block, b = block_rows(start, m, block), i = r - start;
     const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(start) * quads + 2 * i;
     int32_t* values = activations.gathered.data() + static_cast<size_t>(r) * quads;
@@ -215,7 +226,11 @@ bool gather_quads(int m, int quads, int block) {
       count += p[2 * s * b] != 0;
     }
     activations.gathered_count[r] = count;
-    if (m > 1 && count > kGatherShare * quads) return false;
+  }
+  for (int r0 = 0; r0 < m; r0 += block) {
+    const int b = block_rows(r0, m, block);
+    const int nonzero = std::accumulate(activations.gathered_count.begin() + r0, activations.gathered_count.begin() + r0 + b, 0);
+    activations.gathered_blocks[r0 / block] = m == 1 || nonzero <= kGatherShare * b * quads;
   }
   return true;
 }
@@ -503,9 +518,11 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
   const int block = offset ? kOffsetRowBlock : kSplitRowBlock;
   quantize_rows(x, m, ldx, in_, k_pad, block, offset);
   const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads, block);
-  const QuadRows xq{activations.quads.data(), activations.scales.data(), activations.has_negative.data(),
-                    activations.gathered.data(), activations.gathered_quads.data(), activations.gathered_count.data(),
-                    quads, offset};
+  const QuadRows xq{activations.quads.data(),         activations.scales.data(),
+                    activations.has_negative.data(),  activations.gathered.data(),
+                    activations.gathered_quads.data(), activations.gathered_count.data(),
+                    activations.gathered_blocks.data(), quads,
+                    offset};
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one
   // thread. Whole runs share one quad step, so one call takes them: all of the range's for one
   // block of rows (a decode step's product), a group at a time for more, whose panels then stay in
@@ -521,16 +538,17 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
       const int8_t* panel = qpanels_.get() + p * stride;  // the start of a run
       const int n0 = p * kFeatures;
       p += count;
-      if (gathered) {
-        for (int r = 0; r < m; ++r) {
-          gathered_row(xq, r, panel, step, run_bytes, scale_.data(), bias_.data(), n0, count, out_, y + r * ldy,
+      for (int r = 0; r < m; r += block) {
+        const int b = block_rows(r, m, block);
+        if (!gathered || !xq.gathered_blocks[r / block]) {
+          kRowBlocks[b - 1](xq, r, panel, step, run_bytes, scale_.data(), offset_sums_.data(), bias_.data(), n0, count,
+                            out_, y + r * ldy, ldy, epilogue);
+          continue;
+        }
+        for (int i = r; i < r + b; ++i) {
+          gathered_row(xq, i, panel, step, run_bytes, scale_.data(), bias_.data(), n0, count, out_, y + i * ldy,
                        epilogue);
         }
-        continue;
-      }
-      for (int r = 0; r < m; r += block) {
-        kRowBlocks[block_rows(r, m, block) - 1](xq, r, panel, step, run_bytes, scale_.data(), offset_sums_.data(),
-                                                bias_.data(), n0, count, out_, y + r * ldy, ldy, epilogue);
       }
     }
   });
