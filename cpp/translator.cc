@@ -116,8 +116,23 @@ void add_confidence(Translation& r) {
   r.word_confidence = std::move(c.words);
 }
 
-// What a forced pass over a translation's target already computed: encoder_out [S, D] and the
-// decoder's final states [T, D]. The alignment layer needs them; a translation computes them again.
+// Whether the word alignment of `o` reads the model's alignment layer: options naming no layer,
+// no head and no Shift-Att, on a model that has one (add_alignment).
+bool reads_alignment_layer(const Transformer& model, const TranslateOptions& o) {
+  return o.alignment && o.alignment->layers.empty() && o.alignment->heads.empty() && !o.alignment->shift &&
+         model.has_alignment_layer();
+}
+
+// What a search keeps of each best hypothesis for `o`: the cross-attention when the caller asks for
+// it or the alignment reads it, else the final states when the alignment layer reads them.
+SearchProbes search_probes(const Transformer& model, const TranslateOptions& o) {
+  const bool layer = reads_alignment_layer(model, o);
+  return {o.attention || (o.alignment.has_value() && !layer), o.residual, layer};
+}
+
+// What a pass over a translation's target already computed: encoder_out [S, D] and the decoder's
+// final states [T, D], from the search that chose it or from a forced pass. The alignment layer
+// needs them; without them, layer_alignment computes them again.
 struct ForcedPass {
   const Matrix* encoder_out = nullptr;
   const std::vector<float>* final_states = nullptr;
@@ -153,7 +168,7 @@ void add_alignment(const Transformer& model, const TranslateOptions& options, Tr
   const bool defaults = chosen.layers.empty() && chosen.heads.empty();
   const int t_len = static_cast<int>(r.target_ids.size()), s_len = static_cast<int>(r.source_ids.size());
   std::vector<float> layer_weights;  // [1, 1, T, S] when the alignment layer is read
-  if (defaults && !chosen.shift && model.has_alignment_layer()) {
+  if (reads_alignment_layer(model, options)) {
     layer_weights = layer_alignment(model, r, forced);
     chosen.layers = {0};
     chosen.heads = {0};
@@ -215,9 +230,9 @@ void finish_translation(const Tokenizer& tokenizer, const ModelConfig& c, std::v
 }
 
 // Refuses, before any work, a call whose decoding would exceed the work budget.
-void check_budget(const ModelConfig& c, const TranslateOptions& o, const std::vector<int>& src_lens,
+// `attention`: whether the search keeps the cross-attention (search_probes).
+void check_budget(const ModelConfig& c, const TranslateOptions& o, bool attention, const std::vector<int>& src_lens,
                   const std::vector<int>& max_lengths) {
-  const bool attention = o.attention || o.alignment.has_value();
   long long attention_bytes = 0;
   for (size_t i = 0; i < src_lens.size(); ++i) {
     const long long steps = static_cast<long long>(o.beam_size) * max_lengths[i];
@@ -355,8 +370,10 @@ std::vector<Translation> TranslationJob::finish() {
   std::vector<std::vector<Hypothesis>> hyps = st.search->finish();
   for (size_t k = 0; k < st.decoded.size(); ++k) {
     Translation& r = st.results[st.decoded[k]];
+    // The search's own states of the best hypothesis: the alignment layer needs no forced pass.
+    const std::vector<float> final_states = hyps[k].empty() ? std::vector<float>{} : std::move(hyps[k].front().final_states);
     finish_translation(*st.tokenizer, st.model->config(), std::move(hyps[k]), r);
-    add_alignment(*st.model, st.options, r);
+    add_alignment(*st.model, st.options, r, {&st.encoder_outs[k], &final_states});
   }
   return std::move(st.results);
 }
@@ -388,14 +405,14 @@ TranslationJob Translator::start(const std::vector<std::string>& texts, const Tr
     prefixes.push_back(std::move(all_prefixes[i]));
     st->decoded.push_back(i);
   }
-  check_budget(c, options, src_lens, max_lengths);
+  const SearchProbes probes = search_probes(*model_, options);
+  check_budget(c, options, probes.attention, src_lens, max_lengths);
   st->encoder_outs.reserve(st->decoded.size());
   for (size_t i : st->decoded) st->encoder_outs.push_back(model_->encode(st->results[i].source_ids));
   st->emitted.assign(st->decoded.size(), 0);
   st->complete.assign(st->decoded.size(), 0);
   std::vector<const Matrix*> inputs;
   for (const Matrix& m : st->encoder_outs) inputs.push_back(&m);
-  const SearchProbes probes{options.attention || options.alignment.has_value(), options.residual};
   CallShortlist shortlist;
   if (options.shortlist && model_->has_shortlist() && !st->decoded.empty()) {
     std::vector<const std::vector<int>*> sources;
@@ -455,11 +472,11 @@ Translation Translator::align(const std::string& source, const std::string& targ
   const int t_len = static_cast<int>(inputs.size());
   const Matrix encoder_out = model_->encode(r.source_ids);  // [S, D]
   DecoderState state = model_->start(encoder_out, t_len);
-  const bool attention = options.attention || options.alignment.has_value();
+  const bool attention = search_probes(*model_, options).attention;
   r.cross_attention.resize(attention ? static_cast<size_t>(r.layers) * r.heads * t_len * r.source_ids.size() : 0);
   r.residual.resize(options.residual ? static_cast<size_t>(r.layers) * t_len * 3 : 0);
   Matrix logits;  // [T, V]
-  std::vector<float> final_states(options.alignment && model_->has_alignment_layer() ? t_len * static_cast<size_t>(c.d_model) : 0);
+  std::vector<float> final_states(reads_alignment_layer(*model_, options) ? t_len * static_cast<size_t>(c.d_model) : 0);
   model_->decode(state, inputs, logits, attention ? r.cross_attention.data() : nullptr,
                  options.residual ? r.residual.data() : nullptr, final_states.empty() ? nullptr : final_states.data());
   for (int t = 0; t < t_len; ++t) {

@@ -142,7 +142,8 @@ BeamSearch::BeamSearch(const Transformer& model, std::vector<const Matrix*> enco
       }
     }
     s.src_len = static_cast<int>(encoder_outs[i]->rows());
-    s.probes = std::make_unique<ProbeRecords>(c.decoder_layers, c.n_heads, s.src_len, probes.attention, probes.residual);
+    s.probes = std::make_unique<ProbeRecords>(c.decoder_layers, c.n_heads, s.src_len, probes.attention, probes.residual,
+                                              probes.final_states ? c.d_model : 0);
     s.selector = make_selector(options);
     s.slots.reserve(options.beam_size);
     s.slots.push_back(model.start(*encoder_outs[i], max_lengths[i]));
@@ -166,6 +167,10 @@ void BeamSearch::step() {
   if (m == 0) return;
   const CrossAttentionProbe probe{weight_rows_.data(), residual_rows_.data()};
   model_->decode(rows_.data(), tokens_.data(), m, ws_, &probe, shortlist_.get());
+  if (probes_.final_states) {
+    const int d = model_->config().d_model;
+    for (int r = 0; r < m; ++r) std::copy_n(ws_.x.data() + static_cast<size_t>(r) * d, d, state_rows_[r]);  // [D]
+  }
   const int n = shortlist_ ? static_cast<int>(shortlist_->ids.size()) : model_->config().vocab_size;
   float* logits = ws_.logits.data();  // [M, n], rows in the order collect_rows() made them
   for (Sentence& s : sentences_) {
@@ -186,6 +191,7 @@ int BeamSearch::collect_rows() {
   tokens_.clear();
   weight_rows_.clear();
   residual_rows_.clear();
+  state_rows_.clear();
   for (Sentence& s : sentences_) {
     if (s.stopped) continue;
     const int first = s.records;
@@ -199,6 +205,7 @@ int BeamSearch::collect_rows() {
       tokens_.push_back(node.token);
       weight_rows_.push_back(s.probes->attention(node.record));
       residual_rows_.push_back(s.probes->residual(node.record));
+      state_rows_.push_back(s.probes->final_state(node.record));
     }
   }
   const int m = static_cast<int>(rows_.size());
@@ -369,7 +376,7 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
       h.score = f.score;
       out[i].push_back(std::move(h));
     }
-    if (n == 0 || (!probes_.attention && !probes_.residual)) continue;
+    if (n == 0 || (!probes_.attention && !probes_.residual && !probes_.final_states)) continue;
     // The probes of the best hypothesis: position t was recorded when its prefix of depth t was fed.
     Hypothesis& best = out[i].front();
     const int t_len = static_cast<int>(best.ids.size());
@@ -380,7 +387,9 @@ std::vector<std::vector<Hypothesis>> BeamSearch::finish() {
     const size_t layers = c.decoder_layers;
     if (probes_.attention) best.cross_attention.resize(layers * c.n_heads * t_len * s.src_len);
     if (probes_.residual) best.residual.resize(layers * t_len * 3);
-    s.probes->gather(records, best.cross_attention.data(), best.residual.data());  // [L, H, T, S], [L, T, 3]
+    if (probes_.final_states) best.final_states.resize(static_cast<size_t>(t_len) * c.d_model);
+    // [L, H, T, S], [L, T, 3], [T, D]
+    s.probes->gather(records, best.cross_attention.data(), best.residual.data(), best.final_states.data());
   }
   return out;
 }

@@ -43,8 +43,9 @@ namespace crossattn {
 
 /// What a search records of each sentence's best hypothesis, besides its tokens.
 struct SearchProbes {
-  bool attention = false;  // its cross-attention weights
-  bool residual = false;   // its cross-attention residual statistics (CrossAttentionProbe)
+  bool attention = false;     // its cross-attention weights
+  bool residual = false;      // its cross-attention residual statistics (CrossAttentionProbe)
+  bool final_states = false;  // its decoder's final states, the alignment layer's input
 };
 
 struct Hypothesis {
@@ -52,6 +53,8 @@ struct Hypothesis {
   std::vector<float> token_log_probs;  // [T] log p(ids[t] | ids[<t], source), nats; they sum to log_prob
   std::vector<float> cross_attention;  // [L, H, T, S] for the best hypothesis when requested, else empty
   std::vector<float> residual;         // [L, T, 3] for the best hypothesis when requested, else empty
+  std::vector<float> final_states;     // [T, D] for the best hypothesis when requested, else empty: row t
+                                       // the decoder's output state at the step that chose ids[t]
   float log_prob = 0.0f;               // sum of log p(token) over ids, in nats
   float score = 0.0f;                  // log_prob / lp(T), the ranking score
 };
@@ -123,7 +126,7 @@ class BeamSearch {
   // Per row of the current step: its state, the token it feeds, where its probes go.
   std::vector<DecoderState*> rows_;
   std::vector<int> tokens_;
-  std::vector<float*> weight_rows_, residual_rows_;
+  std::vector<float*> weight_rows_, residual_rows_, state_rows_;
   // Scratch of the candidate selection, kept between steps.
   std::vector<int> selected_, homeless_, tail_, banned_;
   std::vector<float> row_;  // [n_i] one row's logits over its sentence's own candidates

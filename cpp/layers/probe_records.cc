@@ -18,12 +18,14 @@ void gather_rows(const std::vector<float>& arena, const std::vector<int>& record
 
 }  // namespace
 
-ProbeRecords::ProbeRecords(int layers, int heads, int src_len, bool attention, bool residual)
-    : layers_(layers), heads_(heads), src_len_(src_len), attention_on_(attention), residual_on_(residual) {}
+ProbeRecords::ProbeRecords(int layers, int heads, int src_len, bool attention, bool residual, int state_width)
+    : layers_(layers), heads_(heads), src_len_(src_len), state_width_(state_width), attention_on_(attention),
+      residual_on_(residual) {}
 
 void ProbeRecords::resize(int records) {
   if (attention_on_) attention_.resize(static_cast<size_t>(records) * layers_ * heads_ * src_len_);
   if (residual_on_) residual_.resize(static_cast<size_t>(records) * layers_ * 3);
+  if (state_width_ > 0) states_.resize(static_cast<size_t>(records) * state_width_);
 }
 
 float* ProbeRecords::attention(int record) {
@@ -34,9 +36,14 @@ float* ProbeRecords::residual(int record) {
   return residual_on_ ? residual_.data() + static_cast<size_t>(record) * layers_ * 3 : nullptr;
 }
 
-void ProbeRecords::gather(const std::vector<int>& records, float* attention, float* residual) const {
+float* ProbeRecords::final_state(int record) {
+  return state_width_ > 0 ? states_.data() + static_cast<size_t>(record) * state_width_ : nullptr;
+}
+
+void ProbeRecords::gather(const std::vector<int>& records, float* attention, float* residual, float* final_states) const {
   if (attention_on_ && attention) gather_rows(attention_, records, layers_ * heads_, src_len_, attention);
   if (residual_on_ && residual) gather_rows(residual_, records, layers_, 3, residual);
+  if (state_width_ > 0 && final_states) gather_rows(states_, records, 1, state_width_, final_states);
 }
 
 }  // namespace crossattn

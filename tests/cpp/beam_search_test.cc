@@ -219,6 +219,31 @@ TEST(BeamSearch, BeamSizeOneIsGreedy) {
   }
 }
 
+// The best hypothesis carries the decoder's final state of every step that chose one of its tokens
+// (SearchProbes::final_states, the alignment layer's input): the states of a forced pass over its
+// ids, greedy and with a beam whose best hypothesis left other hypotheses' rows behind.
+TEST(BeamSearch, TheBestHypothesisCarriesItsFinalStates) {
+  const Transformer model = random_model(11);
+  const ModelConfig& c = model.config();
+  const Matrix encoder_out = model.encode({1, 4, 2, 5});
+  for (int beam_size : {1, 3}) {
+    SearchOptions o;
+    o.beam_size = beam_size;
+    o.repeat_limit = 0;
+    const Hypothesis best =
+        beam_search(model, {&encoder_out}, {8}, o, SearchProbes{false, false, true}).front().front();
+    std::vector<int> inputs = {c.decoder_start_id};  // row t predicts ids[t]
+    inputs.insert(inputs.end(), best.ids.begin(), best.ids.end() - 1);
+    DecoderState state = model.start(encoder_out, static_cast<int>(inputs.size()));
+    Matrix logits;
+    std::vector<float> forced(inputs.size() * static_cast<size_t>(c.d_model));  // [T, D]
+    model.decode(state, inputs, logits, nullptr, nullptr, forced.data());
+    ASSERT_EQ(best.final_states.size(), forced.size()) << beam_size;
+    for (size_t i = 0; i < forced.size(); ++i) EXPECT_NEAR(best.final_states[i], forced[i], 1e-5) << beam_size << " " << i;
+    EXPECT_TRUE(best.cross_attention.empty());
+  }
+}
+
 TEST(BeamSearch, SamplingIsSeededScoredByTheModelAndGreedyAtTopKOne) {
   const Transformer model = random_model(7);
   const ModelConfig& c = model.config();
