@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Where a translation's time goes in WebAssembly, by phase: V8's sampling profiler over the engine
-// translating a test set one sentence at a time, after the load (which it leaves out), each sample
+// translating a test set one sentence at a time as npm run bench does, after the load (which it leaves out), each sample
 // charged to the function it stopped in and each function to a phase by its name (PHASES below).
 //
 //   node bench/profile.js --model FILE --src FILE [--limit N] [--beam-size N] [--no-shortlist] [--top N]
@@ -86,7 +86,9 @@ const wasm = await prepareEngine(readFileSync(path.join(out, `${build.name}.wasm
 const translator = await Translator.load(readFileSync(values.model), { wasm });
 let lines = readFileSync(values.src, 'utf8').split('\n').filter((l) => l.trim());
 if (values.limit) lines = lines.slice(0, Number(values.limit));
-const options = { attention: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
+// As npm run bench decodes (bench/engine.js): the model's own translation, without copy-through's
+// repairs, which decode again the sentences whose numbers went missing (docs/copy-through.md).
+const options = { attention: false, copyThrough: false, beamSize: Number(values['beam-size']), shortlist: !values['no-shortlist'] };
 await translator.translate(lines[0], options);  // untimed: the first translation compiles the hot functions
 
 const session = new Session();
