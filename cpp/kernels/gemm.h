@@ -29,7 +29,9 @@ enum class Epilogue { kStore, kRelu, kAccumulate };
 /// and the others are summed in the same order, so y is bit for bit the product without skipping
 /// (for finite weights: a skipped input's weights are never read).
 /// The int8 product skips input pairs (k, k+1) zero in both, row by row, when every row has at
-/// most half of its pairs nonzero (gemm_int8.cc); int32 sums make that exact too.
+/// most half of its pairs nonzero (gemm_int8.cc); the relaxed build's skips zero quads, row by row,
+/// in each block of rows with at most 3/4 of its quads nonzero (gemm_int8_dot.cc); int32 sums make
+/// both exact too.
 enum class InputZeros { kKeep, kSkip };
 
 /// Whether this engine's int8 products multiply a row with negative values by one dot product per

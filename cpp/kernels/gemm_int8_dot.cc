@@ -211,9 +211,8 @@ bool gather_quads(int m, int quads, int block) {
   grow(activations.gathered_quads, static_cast<size_t>(m) * quads);
   grow(activations.gathered_count, m);
   grow(activations.gathered_blocks, (m + block - 1) / block);
-  if (std::any_of(activations.has_negative.begin(), activations.has_negative.begin() + m, [](char c) { return c != 0; })) {
-    return false;
-  }
+  const auto negative = activations.has_negative.begin();
+  if (std::any_of(negative, negative + m, [](char c) { return c != 0; })) return false;
   for (int r = 0; r < m; ++r) {
     const int start = r / block * block, b = block_rows(start, m, block), i = r - start;
     const int32_t* p = activations.quads.data() + 2 * static_cast<size_t>(start) * quads + 2 * i;
@@ -229,7 +228,8 @@ bool gather_quads(int m, int quads, int block) {
   }
   for (int r0 = 0; r0 < m; r0 += block) {
     const int b = block_rows(r0, m, block);
-    const int nonzero = std::accumulate(activations.gathered_count.begin() + r0, activations.gathered_count.begin() + r0 + b, 0);
+    const auto counts = activations.gathered_count.begin() + r0;
+    const int nonzero = std::accumulate(counts, counts + b, 0);
     activations.gathered_blocks[r0 / block] = m == 1 || nonzero <= kGatherShare * b * quads;
   }
   return true;
@@ -518,11 +518,9 @@ void PackedLinear::apply_int8(const float* x, int m, int ldx, float* y, int ldy,
   const int block = offset ? kOffsetRowBlock : kSplitRowBlock;
   quantize_rows(x, m, ldx, in_, k_pad, block, offset);
   const bool gathered = zeros == InputZeros::kSkip && gather_quads(m, quads, block);
-  const QuadRows xq{activations.quads.data(),         activations.scales.data(),
-                    activations.has_negative.data(),  activations.gathered.data(),
-                    activations.gathered_quads.data(), activations.gathered_count.data(),
-                    activations.gathered_blocks.data(), quads,
-                    offset};
+  const QuadRows xq{activations.quads.data(), activations.scales.data(), activations.has_negative.data(),
+                    activations.gathered.data(), activations.gathered_quads.data(), activations.gathered_count.data(),
+                    activations.gathered_blocks.data(), quads, offset};
   // Threads take disjoint ranges of panel groups, so each output feature is computed as on one
   // thread. Whole runs share one quad step, so one call takes them: all of the range's for one
   // block of rows (a decode step's product), a group at a time for more, whose panels then stay in

@@ -198,7 +198,8 @@ TEST(TargetPrefix, PrefixesThatDoNotMatchTheTextsAreInvalidInput) {
 // With the lexical shortlist (on by default, shipped with the general models), a batch's decoder
 // step scores the union of its texts' candidates, and each text is searched over its own: so a batch
 // gives each text exactly the ids and log-probabilities of translating it alone, greedy and beam,
-// also with a forced prefix whose pieces are outside another text's shortlist.
+// also with a forced prefix whose pieces are outside another text's shortlist, and a text given
+// twice under two prefixes (as copy-through's second chance asks; the batch encodes it once).
 TEST(ShortlistBatch, EachTextDecodesAsAloneOverItsOwnCandidates) {
   const std::string path = std::string(CROSSATTN_MODELS_DIR) + "/general-en-de/general-en-de.int8.crossattn";
   const Translator translator = Translator::from_file(path);
@@ -211,7 +212,8 @@ TEST(ShortlistBatch, EachTextDecodesAsAloneOverItsOwnCandidates) {
       "Scientists discovered a new species of frog in the rainforest.",
       "Please turn off your phone before the concert begins.",
       "The bridge was closed because of strong winds and heavy rain.",
-      "She bought three apples, a loaf of bread and some cheese."};
+      "She bought three apples, a loaf of bread and some cheese.",
+      "Please turn off your phone before the concert begins."};
   // The test decides something only if each text's own candidates are fewer than the batch's.
   std::vector<const std::vector<int>*> sources;
   const auto plain = translator.translate_batch(texts, {});
@@ -224,7 +226,7 @@ TEST(ShortlistBatch, EachTextDecodesAsAloneOverItsOwnCandidates) {
     for (bool prefixed : {false, true}) {
       TranslateOptions o;
       o.beam_size = o.n_best = beam_size;
-      if (prefixed) o.target_prefix = {"Quokkas Zyxw", "", "", "Bitte", "", ""};
+      if (prefixed) o.target_prefix = {"Quokkas Zyxw", "", "", "Bitte", "", "", "Bitte schalten"};
       const auto batch = translator.translate_batch(texts, o);
       ASSERT_EQ(batch.size(), texts.size());
       for (size_t i = 0; i < texts.size(); ++i) {
