@@ -10,7 +10,7 @@ export function profileMarkdown(profiles) {
     '## Where the time goes', '',
     `Measured by \`${profiles[0].command}\` and the like (bench/profile.js) on ${profiles[0].date.slice(0, 10)}: ` +
     `${[...new Set(profiles.map((p) => p.machine))].join('; and ')}.`,
-    "V8's sampling profiler over the wasm engine translating the sentences one at a time after its load, each sample charged to the function it stopped in, each function to a phase by its name (bench/profile.js lists the names); share of the sampled time.",
+    "V8's sampling profiler over the wasm engine translating the sentences one at a time after its load, as the tables below decode them (copy-through's repairs off), each sample charged to the function it stopped in, each function to a phase by its name (bench/profile.js lists the names); share of the sampled time.",
     '',
     `| phase | ${profiles.map(label).join(' | ')} |`,
     `| --- | ${profiles.map(() => '---:').join(' | ')} |`,
